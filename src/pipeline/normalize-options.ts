@@ -1,0 +1,35 @@
+import type { DomainRule } from "../rules/domain-rule.js";
+
+/**
+ * Options of {@link normalize} and {@link explain}. Every field is optional; the preset decides the
+ * defaults of the others.
+ *
+ * @example
+ * ```ts
+ * normalize("https://example.com/a/?b=2&a=1", { preset: "rfc3986" }); // "https://example.com/a/?b=2&a=1"
+ * ```
+ */
+export interface NormalizeOptions {
+  /**
+   * `identity`: link-canonical's pipeline (generic pass, first matching domain rule, final tracking pass).
+   * `rfc3986`: url_canonicalize's syntactic normalization table, nothing more.
+   * @default "identity"
+   */
+  preset?: "identity" | "rfc3986";
+  /** Remove tracking parameters. @default true for identity, false for rfc3986 */
+  stripTracking?: boolean;
+  /** Deny patterns for tracking parameters; `"utm_*"` matches by prefix. @default defaultTrackingParams */
+  trackingParams?: string[];
+  /** Parameter names that are never stripped (exact names). @default [] */
+  keepParams?: string[];
+  /** Sort query parameters by key, then value. @default true for identity, false for rfc3986 */
+  sortParams?: boolean;
+  /** What to do with a trailing slash on a non-root path. @default "strip" for identity, "keep" for rfc3986 */
+  trailingSlash?: "keep" | "strip" | "add";
+  /** Drop the fragment (a rule may keep one, e.g. GitHub `#L10`). @default true */
+  stripFragment?: boolean;
+  /** Domain rules, first match wins; `false` for none. @default defaultRules for identity, false for rfc3986 */
+  rules?: DomainRule[] | readonly DomainRule[] | false;
+  /** Scheme for input without one (`"example.com/x"`). @default "http" */
+  defaultScheme?: "http" | "https";
+}

@@ -1,0 +1,29 @@
+/**
+ * A domain rule: the site-specific step of the identity pipeline. The first rule whose `match`
+ * accepts the generically normalized URL wins; its `apply` returns the rewritten URL.
+ *
+ * `apply` receives a copy it may mutate and may return either a `URL` or a string (a string is
+ * parsed again). Rules built from the declarative format (see `loadRules`) carry their source in
+ * `declaration`.
+ *
+ * @example
+ * ```ts
+ * const rule: DomainRule = {
+ *   name: "example-v1",
+ *   match: (url) => url.hostname === "example.com",
+ *   apply: (url) => { url.hostname = "www.example.com"; return url; },
+ * };
+ * normalize("http://example.com/a", { rules: [rule] }); // "http://www.example.com/a"
+ * ```
+ */
+export interface DomainRule {
+  /** Versioned name, e.g. `"youtube-v1"`; reported as `ruleApplied`. */
+  readonly name: string;
+  match(url: URL): boolean;
+  apply(url: URL): URL | string;
+  /**
+   * Query parameters the rule declares as noise for its domains. The pipeline strips these in the
+   * final tracking pass and reports them in `paramsStripped`, so a rule need not remove them itself.
+   */
+  readonly stripParams?: readonly string[];
+}
