@@ -2,6 +2,6 @@
 export type { Cache } from "./cache/cache.js";
 export * from "./errors/index.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";
-export type { Transport } from "./resolve/transport.js";
+export type { Transport, TransportRequest, TransportResponse } from "./resolve/transport.js";
 export type { ClientOptions, Hop, Outcome, Resolution, Trace } from "./resolve/types.js";
 export type { DomainRule } from "./rules/domain-rule.js";
