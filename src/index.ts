@@ -1,5 +1,7 @@
 // Public entry: re-exports only, no logic.
 export type { Cache } from "./cache/cache.js";
+export type { UrlForm, UrlFormClass } from "./classify/index.js";
+export { classify, isAsciiHost } from "./classify/index.js";
 export * from "./errors/index.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";
 export type { Transport, TransportRequest, TransportResponse } from "./resolve/transport.js";
