@@ -51,9 +51,8 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
     if (options.stripTracking || options.sortParams) {
       const params = splitQuery(query);
       inputNames = params.map((p) => p.name);
-      const kept = options.stripTracking
-        ? removeMatching(params, options.isTracking, (stripped = []))
-        : params;
+      if (options.stripTracking) stripped = [];
+      const kept = options.stripTracking ? removeMatching(params, options.isTracking, stripped) : params;
       const ordered = options.sortParams ? sortQueryParams(kept) : kept;
       if (ordered.length > 0) href += `?${joinQuery(ordered)}`;
       else if (!identity) href += "?";

@@ -147,7 +147,7 @@ function runParsed(
 
 function keepsFragment(rule: DomainRule, fragment: string): boolean {
   const keep = (rule as { keepFragment?: RegExp }).keepFragment;
-  return keep !== undefined && keep.test(fragment);
+  return keep?.test(fragment) === true;
 }
 
 // link-canonical §10: a failing domain rule is best-effort — the URL continues without it. A rule
