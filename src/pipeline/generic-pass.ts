@@ -15,11 +15,12 @@ export interface GenericResult {
   fragment: string | null;
   /** Names removed as tracking, in input order. */
   stripped: string[];
-  /** Every parameter name of the input query, in input order (names repeat as they repeat). */
-  inputNames: string[];
+  /** The input query's pairs, percent-normalized, in input order (empty segments dropped). */
+  inputParams: readonly QueryParam[];
 }
 
 const NO_NAMES: string[] = [];
+const NO_PARAMS: readonly QueryParam[] = [];
 
 /**
  * The generic normalization pass over a WHATWG-parsed http(s) URL. The WHATWG parser has already
@@ -44,20 +45,20 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
   href += applyTrailingSlash(normalizePercentEncoding(url.pathname, "path"), options.trailingSlash);
 
   let stripped = NO_NAMES;
-  let inputNames = NO_NAMES;
+  let inputParams = NO_PARAMS;
   const search = url.search;
   if (search.length > 1) {
     const query = normalizePercentEncoding(search.slice(1), "query");
     if (options.stripTracking || options.sortParams) {
       const params = splitQuery(query);
-      inputNames = params.map((p) => p.name);
+      inputParams = params;
       if (options.stripTracking) stripped = [];
       const kept = options.stripTracking ? removeMatching(params, options.isTracking, stripped) : params;
       const ordered = options.sortParams ? sortQueryParams(kept) : kept;
       if (ordered.length > 0) href += `?${joinQuery(ordered)}`;
       else if (!identity) href += "?";
     } else {
-      inputNames = splitQuery(query).map((p) => p.name);
+      inputParams = splitQuery(query);
       href += `?${query}`;
     }
   } else if (!identity && hasEmptyQuery(url)) {
@@ -68,7 +69,7 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
   const hash = url.hash;
   const fragment =
     hash.length > 1 ? normalizePercentEncoding(hash.slice(1), "fragment") : hash === "#" ? "" : null;
-  return { href, hostname, fragment, stripped, inputNames };
+  return { href, hostname, fragment, stripped, inputParams };
 }
 
 /**
@@ -82,10 +83,10 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
  * ```
  */
 export function removeMatching(
-  params: QueryParam[],
+  params: readonly QueryParam[],
   isNoise: TrackingMatcher,
   removed: string[],
-): QueryParam[] {
+): readonly QueryParam[] {
   let kept: QueryParam[] | undefined;
   for (let i = 0; i < params.length; i++) {
     const p = params[i] as QueryParam;

@@ -1,12 +1,12 @@
 import type { DomainRule } from "../rules/domain-rule.js";
 import { parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
-import { joinQuery, sortQueryParams, splitQuery } from "../url/query-params.js";
+import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
 import { genericPass, removeMatching } from "./generic-pass.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
-import { findRule } from "./rule-lookup.js";
+import { ruleLookup } from "./rule-lookup.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
 // An unwrapped link (google.com/url?q=…) goes through the whole pipeline again; a wrapper inside a
@@ -105,27 +105,25 @@ function runParsed(
   const withFragment =
     options.stripFragment || generic.fragment === null ? generic.href : `${generic.href}#${generic.fragment}`;
 
-  const rule = options.rules.length === 0 ? undefined : findRule(options.rules, new URL(withFragment));
-  if (rule === undefined) {
+  const unchanged = (): RunResult => {
     steps?.push({ stage: "final", url: withFragment });
     return {
       canonical: withFragment,
       ruleApplied: null,
-      stripped: orderByInput(generic.inputNames, generic.stripped),
+      stripped: orderByInput(generic.inputParams, generic.stripped),
     };
-  }
+  };
 
+  const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
+  // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
+  // keeps it. The host prefilter spares the URL parse for hosts no rule claims.
+  if (lookup === undefined || !lookup.mayMatch(generic.hostname)) return unchanged();
   const ruleInput = new URL(generic.href);
+  const rule = lookup.find(ruleInput);
+  if (rule === undefined) return unchanged();
   if (generic.fragment !== null && keepsFragment(rule, generic.fragment)) ruleInput.hash = generic.fragment;
   const output = applyRule(rule, ruleInput);
-  if (output === undefined) {
-    steps?.push({ stage: "final", url: withFragment });
-    return {
-      canonical: withFragment,
-      ruleApplied: null,
-      stripped: orderByInput(generic.inputNames, generic.stripped),
-    };
-  }
+  if (output === undefined) return unchanged();
   steps?.push({ stage: "rule", url: output.href, rule: rule.name });
 
   // The rule no longer claims its own output: the link was unwrapped to a new target, which is a
@@ -139,9 +137,9 @@ function runParsed(
     };
   }
 
-  const final = finalPass(output, rule, options, generic.inputNames);
+  const final = finalPass(output, rule, options, generic.inputParams);
   steps?.push({ stage: "final", url: final.href });
-  const stripped = orderByInput(generic.inputNames, [...generic.stripped, ...final.removed]);
+  const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
   return { canonical: final.href, ruleApplied: rule.name, stripped };
 }
 
@@ -179,14 +177,14 @@ function finalPass(
   url: URL,
   rule: DomainRule,
   options: ResolvedNormalizeOptions,
-  inputNames: readonly string[],
+  inputParams: readonly QueryParam[],
 ): { href: string; removed: string[] } {
   const removed: string[] = [];
   let href = `${url.protocol}//${url.host}${normalizePercentEncoding(url.pathname, "path")}`;
   const query = url.search.length > 1 ? normalizePercentEncoding(url.search.slice(1), "query") : "";
-  let params = splitQuery(query);
+  let params: readonly QueryParam[] = splitQuery(query);
   const names = new Set(params.map((p) => p.name));
-  for (const name of inputNames) if (!names.has(name)) removed.push(name);
+  for (const { name } of inputParams) if (!names.has(name)) removed.push(name);
   if (options.stripTracking) params = removeMatching(params, options.isTracking, removed);
   if (rule.stripParams !== undefined && rule.stripParams.length > 0) {
     // Cached per rule only for the common case; a keepParams list changes what the rule may strip.
@@ -204,11 +202,11 @@ function finalPass(
   return { href, removed };
 }
 
-function orderByInput(inputNames: readonly string[], removed: readonly string[]): string[] {
+function orderByInput(inputParams: readonly QueryParam[], removed: readonly string[]): string[] {
   if (removed.length === 0) return [];
   const set = new Set(removed);
   const out: string[] = [];
-  for (const name of inputNames) if (set.has(name) && !out.includes(name)) out.push(name);
+  for (const { name } of inputParams) if (set.has(name) && !out.includes(name)) out.push(name);
   for (const name of removed) if (!out.includes(name)) out.push(name);
   return out;
 }

@@ -53,19 +53,25 @@ export function joinQuery(params: readonly QueryParam[]): string {
 
 /**
  * Sorts pairs by name, then value, in code-unit order (a bare `name` sorts before `name=`), so
- * that the order a link was written in never matters. Stable; returns a new array.
+ * that the order a link was written in never matters. Stable; returns the input itself when it is already in order.
  *
  * @example
  * ```ts
  * sortQueryParams([{ name: "b", value: "1" }, { name: "a", value: "2" }])[0].name; // "a"
  * ```
  */
-export function sortQueryParams(params: readonly QueryParam[]): QueryParam[] {
-  return [...params].sort((x, y) => {
-    if (x.name !== y.name) return x.name < y.name ? -1 : 1;
-    if (x.value === y.value) return 0;
-    if (x.value === null) return -1;
-    if (y.value === null) return 1;
-    return x.value < y.value ? -1 : 1;
-  });
+export function sortQueryParams(params: readonly QueryParam[]): readonly QueryParam[] {
+  // Most queries are short and many already sorted: a linear check spares the copy and the sort.
+  let sorted = true;
+  for (let i = 1; i < params.length && sorted; i++)
+    sorted = compareParams(params[i - 1] as QueryParam, params[i] as QueryParam) <= 0;
+  return sorted ? params : [...params].sort(compareParams);
+}
+
+function compareParams(x: QueryParam, y: QueryParam): number {
+  if (x.name !== y.name) return x.name < y.name ? -1 : 1;
+  if (x.value === y.value) return 0;
+  if (x.value === null) return -1;
+  if (y.value === null) return 1;
+  return x.value < y.value ? -1 : 1;
 }
