@@ -1,9 +1,16 @@
 import { asciiLower } from "./ascii-lower.js";
 import { canonicalizeSlashes } from "./canonicalize-slashes.js";
 import { parseLikeGo } from "./parse-like-go.js";
-import { preprocess } from "./preprocess.js";
+import {
+  HAS_BACKSLASH,
+  HAS_CONTROL,
+  HAS_TAB_OR_NEWLINE,
+  removeTabOrNewline,
+  scanInput,
+} from "./preprocess.js";
 import { isAuthorityScheme } from "./special-scheme.js";
-import { splitHostPort } from "./split-host-port.js";
+import { hostnameOf, portColon, portOf } from "./split-host-port.js";
+import { trimEdges } from "./trim-edges.js";
 import type { UrlForm } from "./url-form.js";
 
 /**
@@ -21,37 +28,45 @@ import type { UrlForm } from "./url-form.js";
  * ```
  */
 export function classify(raw: string): UrlForm {
-  const { trimmed, hasTabOrNewline, hasBackslash } = preprocess(raw);
+  // WHATWG URL §4.4 basic URL parser, input preprocessing (see preprocess.ts): edges, then tab/newline.
+  const edged = trimEdges(raw);
+  const flags = scanInput(edged);
+  const trimmed = flags & HAS_TAB_OR_NEWLINE ? removeTabOrNewline(edged) : edged;
   const form: UrlForm = {
     class: "empty",
     trimmed,
     host: "",
     scheme: "",
     port: "",
-    hasBackslash,
-    hasTabOrNewline,
+    hasBackslash: (flags & HAS_BACKSLASH) !== 0,
+    hasTabOrNewline: (flags & HAS_TAB_OR_NEWLINE) !== 0,
     hasUserInfo: false,
     hostUnrecoverable: false,
   };
   if (trimmed === "") return form;
-  const canonical = hasBackslash ? canonicalizeSlashes(trimmed) : trimmed;
-  const parsed = parseLikeGo(canonical);
+  const canonical = flags & HAS_BACKSLASH ? canonicalizeSlashes(trimmed) : trimmed;
+  const controlFree = (flags & HAS_CONTROL) === 0;
+  const parsed = parseLikeGo(canonical, controlFree);
   if (parsed === null) {
     form.class = "malformed";
     return form;
   }
-  const [hostname, port] = splitHostPort(parsed.host);
   form.scheme = parsed.scheme;
-  form.port = port;
   form.hasUserInfo = parsed.hasUserInfo;
-  form.host = asciiLower(hostname);
+  if (parsed.host !== "") {
+    const colon = portColon(parsed.host);
+    form.port = portOf(parsed.host, colon);
+    form.host = asciiLower(hostnameOf(parsed.host, colon));
+  }
   if (parsed.scheme !== "") {
     if (form.host !== "") {
       form.class = "absolute";
       return form;
     }
     form.class = "hidden-host";
-    if (isAuthorityScheme(parsed.scheme)) recoverAuthority(form, canonical, parsed.scheme.length + 1);
+    if (isAuthorityScheme(parsed.scheme)) {
+      recoverAuthority(form, canonical, parsed.scheme.length + 1, controlFree);
+    }
     return form;
   }
   if (form.host !== "" || canonical.startsWith("//")) {
@@ -66,12 +81,12 @@ export function classify(raw: string): UrlForm {
   }
   // "host/x": net/url reads a bare path; an address bar navigates to the first segment as a host.
   form.class = "schemeless-host";
-  const reparsed = parseLikeGo(`//${canonical}`);
+  const reparsed = parseLikeGo(`//${canonical}`, controlFree);
   if (reparsed === null) {
     form.hostUnrecoverable = true;
     return form;
   }
-  form.host = asciiLower(splitHostPort(reparsed.host)[0]);
+  form.host = asciiLower(hostnameOf(reparsed.host));
   form.hasUserInfo = reparsed.hasUserInfo;
   return form;
 }
@@ -80,16 +95,16 @@ export function classify(raw: string): UrlForm {
 // skips any run of slashes (backslashes are canonicalized already) and reads an authority, so
 // "https:host/x" and "https:/host/x" navigate to host. file is excluded (its slash forms read an
 // empty host). The recovery reparses that remainder as "//" + authority.
-function recoverAuthority(form: UrlForm, canonical: string, afterColon: number): void {
+function recoverAuthority(form: UrlForm, canonical: string, afterColon: number, controlFree: boolean): void {
   let from = afterColon;
   while (from < canonical.length && canonical.charCodeAt(from) === 0x2f) from++;
-  const reparsed = parseLikeGo(`//${canonical.slice(from)}`);
+  const reparsed = parseLikeGo(`//${canonical.slice(from)}`, controlFree);
   if (reparsed === null) {
     form.hostUnrecoverable = true;
     return;
   }
-  const [hostname, port] = splitHostPort(reparsed.host);
-  form.host = asciiLower(hostname);
-  form.port = port;
+  const colon = portColon(reparsed.host);
+  form.host = asciiLower(hostnameOf(reparsed.host, colon));
+  form.port = portOf(reparsed.host, colon);
   form.hasUserInfo = reparsed.hasUserInfo;
 }

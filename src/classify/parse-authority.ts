@@ -2,7 +2,7 @@ import { hasValidEscapes } from "./go-unescape.js";
 import { parseHost } from "./parse-host.js";
 
 /**
- * The two authority facts classification reads.
+ * Where {@link parseAuthority} writes what it read.
  *
  * @example
  * ```ts
@@ -27,27 +27,31 @@ const USERINFO_ASCII: Uint8Array = (() => {
 
 /**
  * net/url's parseAuthority over `s[from, to)`: the host after the last `@` goes through
- * {@link parseHost}, the userinfo before it must be valid with well-formed escapes. Null where
+ * {@link parseHost}, the userinfo before it must be valid with well-formed escapes. Writes the
+ * result into `out` (the caller's object: no allocation per parse) and returns false where
  * url.Parse fails.
  *
  * @example
  * ```ts
- * parseAuthority("trusted@evil.test", 0, 17, "https"); // { host: "evil.test", hasUserInfo: true }
- * parseAuthority("a b@evil.test", 0, 13, "https"); // null
+ * const out = { host: "", hasUserInfo: false };
+ * parseAuthority("trusted@evil.test", 0, 17, "https", out); // true; out.host === "evil.test"
  * ```
  */
-export function parseAuthority(s: string, from: number, to: number, scheme: string): Authority | null {
+export function parseAuthority(s: string, from: number, to: number, scheme: string, out: Authority): boolean {
   let at = to > from ? s.lastIndexOf("@", to - 1) : -1;
   if (at < from) at = -1;
   const host = parseHost(s, at === -1 ? from : at + 1, to, scheme);
-  if (host === null) return null;
-  if (at === -1) return { host, hasUserInfo: false };
-  for (let i = from; i < at; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80 || USERINFO_ASCII[c] !== 1) return null;
+  if (host === null) return false;
+  if (at !== -1) {
+    for (let i = from; i < at; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80 || USERINFO_ASCII[c] !== 1) return false;
+    }
+    // Username and password are unescaped separately, but a `:` is no hex digit, so no escape can
+    // straddle it: checking the whole userinfo at once gives the same answer.
+    if (!hasValidEscapes(s, from, at)) return false;
   }
-  // Username and password are unescaped separately, but a `:` is no hex digit, so no escape can
-  // straddle it: checking the whole userinfo at once gives the same answer.
-  if (!hasValidEscapes(s, from, at)) return null;
-  return { host, hasUserInfo: true };
+  out.host = host;
+  out.hasUserInfo = at !== -1;
+  return true;
 }

@@ -1,17 +1,6 @@
-import { unescapeHost, unescapeZone } from "./go-unescape.js";
+import { isHostAscii, unescapeHost, unescapeZone } from "./go-unescape.js";
 import { isIpv6Literal } from "./is-ipv6-literal.js";
 import { isValidOptionalPort } from "./valid-optional-port.js";
-
-function lastIndexIn(s: string, ch: string, from: number, to: number): number {
-  if (to <= from) return -1;
-  const i = s.lastIndexOf(ch, to - 1);
-  return i >= from ? i : -1;
-}
-
-function indexIn(s: string, ch: string, from: number, to: number): number {
-  const i = s.indexOf(ch, from);
-  return i !== -1 && i < to ? i : -1;
-}
 
 /**
  * net/url's parseHost (Go 1.26) over `s[from, to)`, the `host[:port]` part of an authority.
@@ -21,6 +10,8 @@ function indexIn(s: string, ch: string, from: number, to: number): number {
  * - a port that is not all digits; for http and https more than one colon outside brackets
  *   (`urlstrictcolons`, the Go 1.26 default); other schemes take the last colon as the port's;
  * - a host code unit or escape outside net/url's host set (see go-unescape.ts).
+ * Go checks these in a different order; every failure is the same null, so one forward scan
+ * does them all.
  *
  * @example
  * ```ts
@@ -29,29 +20,45 @@ function indexIn(s: string, ch: string, from: number, to: number): number {
  * ```
  */
 export function parseHost(s: string, from: number, to: number, scheme: string): string | null {
-  const open = lastIndexIn(s, "[", from, to);
-  if (open > from) return null;
-  if (open === from) {
-    const close = lastIndexIn(s, "]", from, to);
-    if (close < 0) return null;
-    if (!isValidOptionalPort(s, close + 1, to)) return null;
-    const zone = indexIn(s, "%25", from + 1, close);
-    let address: string | null;
-    if (zone >= 0 && zone + 3 <= close) {
-      const head = unescapeHost(s, from + 1, zone);
-      const tail = head === null ? null : unescapeZone(s, zone, close);
-      address = head === null || tail === null ? null : head + tail;
-    } else {
-      address = unescapeHost(s, from + 1, close);
+  if (from < to && s.charCodeAt(from) === 0x5b) return parseIpLiteral(s, from, to);
+  let firstColon = -1;
+  let lastColon = -1;
+  let escapes = false;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x3a) {
+      if (firstColon === -1) firstColon = i;
+      lastColon = i;
+    } else if (c === 0x25) {
+      escapes = true;
+    } else if (c < 0x80 && !isHostAscii(c)) {
+      return null; // `[` past the first position lands here too
     }
-    if (address === null || !isIpv6Literal(address)) return null;
-    return `[${address}]${s.slice(close + 1, to)}`;
   }
-  let colon = indexIn(s, ":", from, to);
-  if (colon !== -1) {
-    const last = lastIndexIn(s, ":", from, to);
-    if (last !== colon && scheme !== "http" && scheme !== "https") colon = last;
+  if (firstColon !== -1) {
+    const strict = scheme === "http" || scheme === "https";
+    const colon = strict ? firstColon : lastColon;
     if (!isValidOptionalPort(s, colon, to)) return null;
   }
-  return unescapeHost(s, from, to);
+  return escapes ? unescapeHost(s, from, to) : s.slice(from, to);
+}
+
+// RFC 3986 §3.2.2 IP-literal with an optional RFC 6874 zone, as net/url reads "[...]" + port.
+function parseIpLiteral(s: string, from: number, to: number): string | null {
+  const again = s.indexOf("[", from + 1);
+  if (again !== -1 && again < to) return null;
+  const close = s.lastIndexOf("]", to - 1);
+  if (close <= from) return null;
+  if (!isValidOptionalPort(s, close + 1, to)) return null;
+  const zone = s.indexOf("%25", from + 1);
+  let address: string | null;
+  if (zone !== -1 && zone + 3 <= close) {
+    const head = unescapeHost(s, from + 1, zone);
+    const tail = head === null ? null : unescapeZone(s, zone, close);
+    address = head === null || tail === null ? null : head + tail;
+  } else {
+    address = unescapeHost(s, from + 1, close);
+  }
+  if (address === null || !isIpv6Literal(address)) return null;
+  return `[${address}]${s.slice(close + 1, to)}`;
 }

@@ -19,7 +19,12 @@ export interface GoParse {
   hasUserInfo: boolean;
 }
 
-const NO_AUTHORITY_OPAQUE = { host: "", hasUserInfo: false } as const;
+// The two schemes nearly every input carries, without a slice and a fold per parse.
+function schemeOf(s: string, end: number): string {
+  if (end === 5 && s.startsWith("https")) return "https";
+  if (end === 4 && s.startsWith("http")) return "http";
+  return asciiLower(s.slice(0, end));
+}
 
 /**
  * Whether Go's `url.Parse` (Go 1.26) accepts `s`, and the scheme, host and userinfo it reads. The
@@ -34,24 +39,28 @@ const NO_AUTHORITY_OPAQUE = { host: "", hasUserInfo: false } as const;
  *   checked by {@link parseAuthority};
  * - the path may hold only well-formed `%XX` escapes.
  *
+ * `controlFree` lets a caller that has already scanned `s` for control bytes skip that pass.
+ *
  * @example
  * ```ts
  * parseLikeGo("HTTP://User@A.test:80/x"); // { scheme: "http", host: "A.test:80", hasUserInfo: true }
  * parseLikeGo("1a:b"); // null
  * ```
  */
-export function parseLikeGo(s: string): GoParse | null {
+export function parseLikeGo(s: string, controlFree = false): GoParse | null {
   let end = s.indexOf("#");
   if (end === -1) end = s.length;
   else if (!hasValidEscapes(s, end + 1, s.length)) return null;
 
-  for (let i = 0; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) return null;
+  if (!controlFree) {
+    for (let i = 0; i < end; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c === 0x7f) return null;
+    }
   }
 
   // getScheme
-  let scheme = "";
+  const result: GoParse = { scheme: "", host: "", hasUserInfo: false };
   let rest = 0;
   for (let i = 0; i < end; i++) {
     const c = s.charCodeAt(i);
@@ -62,7 +71,7 @@ export function parseLikeGo(s: string): GoParse | null {
     }
     if (c === 0x3a) {
       if (i === 0) return null; // "missing protocol scheme"
-      scheme = asciiLower(s.slice(0, i));
+      result.scheme = schemeOf(s, i);
       rest = i + 1;
     }
     break;
@@ -73,7 +82,7 @@ export function parseLikeGo(s: string): GoParse | null {
 
   const rooted = rest < restEnd && s.charCodeAt(rest) === 0x2f;
   if (!rooted) {
-    if (scheme !== "") return { scheme, ...NO_AUTHORITY_OPAQUE };
+    if (result.scheme !== "") return result; // opaque: never checked
     // RFC 3986 §4.2: a relative-path reference's first segment cannot contain a colon.
     let segEnd = s.indexOf("/", rest);
     if (segEnd === -1 || segEnd > restEnd) segEnd = restEnd;
@@ -81,22 +90,17 @@ export function parseLikeGo(s: string): GoParse | null {
     if (colon !== -1 && colon < segEnd) return null;
   }
 
-  let host = "";
-  let hasUserInfo = false;
   let pathStart = rest;
   if (rooted && rest + 1 < restEnd && s.charCodeAt(rest + 1) === 0x2f) {
     const tripleSlash = rest + 2 < restEnd && s.charCodeAt(rest + 2) === 0x2f;
-    if (scheme !== "" || !tripleSlash) {
+    if (result.scheme !== "" || !tripleSlash) {
       const from = rest + 2;
       let to = s.indexOf("/", from);
       if (to === -1 || to > restEnd) to = restEnd;
-      const authority = parseAuthority(s, from, to, scheme);
-      if (authority === null) return null;
-      host = authority.host;
-      hasUserInfo = authority.hasUserInfo;
+      if (!parseAuthority(s, from, to, result.scheme, result)) return null;
       pathStart = to;
     }
   }
   if (!hasValidEscapes(s, pathStart, restEnd)) return null;
-  return { scheme, host, hasUserInfo };
+  return result;
 }

@@ -1,47 +1,45 @@
-import { trimEdges } from "./trim-edges.js";
+// WHATWG URL §4.4 basic URL parser, input preprocessing, second half: after the edges are trimmed
+// (trim-edges.ts), "remove all ASCII tab or newline from input".
+
+/** `scanInput` flag: a tab, CR or LF is inside the string. */
+export const HAS_TAB_OR_NEWLINE = 1;
+/** `scanInput` flag: a `\` is inside the string. */
+export const HAS_BACKSLASH = 2;
+/** `scanInput` flag: a C0 control other than tab/CR/LF, or DEL, is inside the string. */
+export const HAS_CONTROL = 4;
 
 /**
- * The preprocessed input and what the preprocessing removed.
+ * One pass over an edge-trimmed string for the bytes preprocessing and parsing care about,
+ * returned as flags (no allocation on the hot path). The common character (>= 0x20, not `\`, not
+ * DEL) costs one comparison pair.
  *
  * @example
  * ```ts
- * const p: Preprocessed = preprocess("ht\ntps://a.test");
+ * (scanInput("a\tb\\c") & HAS_TAB_OR_NEWLINE) !== 0; // true
  * ```
  */
-export interface Preprocessed {
-  /** Edge-trimmed, tab/CR/LF removed; backslashes kept. */
-  trimmed: string;
-  /** A tab, CR or LF sat inside the edge-trimmed string. */
-  hasTabOrNewline: boolean;
-  /** A `\` anywhere in `trimmed`. */
-  hasBackslash: boolean;
-}
-
-// WHATWG URL §4.4 basic URL parser, input preprocessing: strip leading and trailing C0 control or
-// space (widened to Unicode White_Space, see trim-edges.ts), then remove all ASCII tab or newline.
-// Edges go first so an edge tab is trimmed, not recorded as smuggling.
-/**
- * Runs the WHATWG input preprocessing on a raw string.
- *
- * @example
- * ```ts
- * preprocess(" https://anime\tbytes.tv ").trimmed; // "https://animebytes.tv"
- * ```
- */
-export function preprocess(raw: string): Preprocessed {
-  let trimmed = trimEdges(raw);
-  let hasTabOrNewline = false;
-  let hasBackslash = false;
-  for (let i = 0; i < trimmed.length; i++) {
-    const c = trimmed.charCodeAt(i);
-    if (c === 0x5c) hasBackslash = true;
-    else if (c === 0x09 || c === 0x0a || c === 0x0d) hasTabOrNewline = true;
+export function scanInput(s: string): number {
+  let flags = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x5c || c === 0x7f) {
+      if (c === 0x5c) flags |= HAS_BACKSLASH;
+      else if (c === 0x09 || c === 0x0a || c === 0x0d) flags |= HAS_TAB_OR_NEWLINE;
+      else flags |= HAS_CONTROL;
+    }
   }
-  if (hasTabOrNewline) trimmed = removeTabOrNewline(trimmed);
-  return { trimmed, hasTabOrNewline, hasBackslash };
+  return flags;
 }
 
-function removeTabOrNewline(s: string): string {
+/**
+ * Removes every tab, CR and LF.
+ *
+ * @example
+ * ```ts
+ * removeTabOrNewline("ht\ntps://a\t.test"); // "https://a.test"
+ * ```
+ */
+export function removeTabOrNewline(s: string): string {
   let out = "";
   let from = 0;
   for (let i = 0; i < s.length; i++) {

@@ -5,7 +5,7 @@ import { canonicalizeSlashes, schemeEnd } from "../../src/classify/canonicalize-
 import { hasValidEscapes, unescapeHost, unescapeZone } from "../../src/classify/go-unescape.js";
 import { isIpv6Literal } from "../../src/classify/is-ipv6-literal.js";
 import { parseLikeGo } from "../../src/classify/parse-like-go.js";
-import { splitHostPort } from "../../src/classify/split-host-port.js";
+import { hostnameOf, portOf } from "../../src/classify/split-host-port.js";
 import { isEdgeSpace, trimEdges } from "../../src/classify/trim-edges.js";
 
 describe("the net/url acceptance model", () => {
@@ -82,10 +82,11 @@ describe("the net/url acceptance model", () => {
   });
 
   it("splits host and port like Hostname() and Port()", () => {
-    assert.deepEqual(splitHostPort("a.test:8080"), ["a.test", "8080"]);
-    assert.deepEqual(splitHostPort("[::1]"), ["::1", ""]);
-    assert.deepEqual(splitHostPort(":443"), ["", "443"]);
-    assert.deepEqual(splitHostPort("a:b"), ["a:b", ""]);
+    assert.deepEqual([hostnameOf("a.test:8080"), portOf("a.test:8080")], ["a.test", "8080"]);
+    assert.deepEqual([hostnameOf("[::1]"), portOf("[::1]")], ["::1", ""]);
+    assert.deepEqual([hostnameOf(":443"), portOf(":443")], ["", "443"]);
+    assert.deepEqual([hostnameOf("a:b"), portOf("a:b")], ["a:b", ""]);
+    assert.deepEqual([hostnameOf("[::1]:"), portOf("[::1]:")], ["::1", ""]);
   });
 
   it("validates and decodes escapes per part", () => {
