@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { classify } from "../../src/classify/index.js";
+import { fromRoot } from "../helpers/paths.js";
 import type { FixtureRow } from "./fixture-row.js";
 import { expectedForm, loadUrlformRows } from "./load-fixtures.js";
 import { ownRows } from "./own-rows.js";
@@ -47,5 +49,16 @@ describe("canonurl's own rows (classes, facts and divergences the corpus lacks)"
     assert.equal(seen.size, ownRows.length, "row names must be unique and all run");
     const classes = new Set(ownRows.map((row) => expectedForm(row).class));
     assert.equal(classes.size, 7);
+  });
+});
+
+describe("docs/classify.md", () => {
+  it("tables every divergence row", () => {
+    // The formatter pads table cells, so compare with runs of spaces collapsed.
+    const doc = readFileSync(fromRoot("docs", "classify.md"), "utf8").replace(/ +/g, " ");
+    const rows = ownRows.filter((row) => row.divergence === true);
+    assert.ok(rows.length > 10);
+    for (const row of rows)
+      assert.ok(doc.includes(`| ${row.name} |`), `docs/classify.md lacks "${row.name}"`);
   });
 });
