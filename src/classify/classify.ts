@@ -1,13 +1,7 @@
 import { asciiLower } from "./ascii-lower.js";
 import { canonicalizeSlashes } from "./canonicalize-slashes.js";
 import { parseLikeGo } from "./parse-like-go.js";
-import {
-  HAS_BACKSLASH,
-  HAS_CONTROL,
-  HAS_TAB_OR_NEWLINE,
-  removeTabOrNewline,
-  scanInput,
-} from "./preprocess.js";
+import { InputFlag, removeTabOrNewline, scanInput } from "./preprocess.js";
 import { isAuthorityScheme } from "./special-scheme.js";
 import { hostnameOf, portColon, portOf } from "./split-host-port.js";
 import { trimEdges } from "./trim-edges.js";
@@ -31,21 +25,21 @@ export function classify(raw: string): UrlForm {
   // WHATWG URL §4.4 basic URL parser, input preprocessing (see preprocess.ts): edges, then tab/newline.
   const edged = trimEdges(raw);
   const flags = scanInput(edged);
-  const trimmed = flags & HAS_TAB_OR_NEWLINE ? removeTabOrNewline(edged) : edged;
+  const trimmed = flags & InputFlag.tabOrNewline ? removeTabOrNewline(edged) : edged;
   const form: UrlForm = {
     class: "empty",
     trimmed,
     host: "",
     scheme: "",
     port: "",
-    hasBackslash: (flags & HAS_BACKSLASH) !== 0,
-    hasTabOrNewline: (flags & HAS_TAB_OR_NEWLINE) !== 0,
+    hasBackslash: (flags & InputFlag.backslash) !== 0,
+    hasTabOrNewline: (flags & InputFlag.tabOrNewline) !== 0,
     hasUserInfo: false,
     hostUnrecoverable: false,
   };
   if (trimmed === "") return form;
-  const canonical = flags & HAS_BACKSLASH ? canonicalizeSlashes(trimmed) : trimmed;
-  const controlFree = (flags & HAS_CONTROL) === 0;
+  const canonical = flags & InputFlag.backslash ? canonicalizeSlashes(trimmed) : trimmed;
+  const controlFree = (flags & InputFlag.control) === 0;
   const parsed = parseLikeGo(canonical, controlFree);
   if (parsed === null) {
     form.class = "malformed";

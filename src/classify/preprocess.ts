@@ -1,12 +1,16 @@
 // WHATWG URL §4.4 basic URL parser, input preprocessing, second half: after the edges are trimmed
 // (trim-edges.ts), "remove all ASCII tab or newline from input".
 
-/** `scanInput` flag: a tab, CR or LF is inside the string. */
-export const HAS_TAB_OR_NEWLINE = 1;
-/** `scanInput` flag: a `\` is inside the string. */
-export const HAS_BACKSLASH = 2;
-/** `scanInput` flag: a C0 control other than tab/CR/LF, or DEL, is inside the string. */
-export const HAS_CONTROL = 4;
+/**
+ * The bits {@link scanInput} returns: `tabOrNewline` (a tab, CR or LF), `backslash` (a `\`),
+ * `control` (a C0 control other than tab/CR/LF, or DEL).
+ *
+ * @example
+ * ```ts
+ * const smuggled = (scanInput("a\tb") & InputFlag.tabOrNewline) !== 0; // true
+ * ```
+ */
+export const InputFlag = { tabOrNewline: 1, backslash: 2, control: 4 } as const;
 
 /**
  * One pass over an edge-trimmed string for the bytes preprocessing and parsing care about,
@@ -15,7 +19,7 @@ export const HAS_CONTROL = 4;
  *
  * @example
  * ```ts
- * (scanInput("a\tb\\c") & HAS_TAB_OR_NEWLINE) !== 0; // true
+ * scanInput("a\tb\\c"); // InputFlag.tabOrNewline | InputFlag.backslash
  * ```
  */
 export function scanInput(s: string): number {
@@ -23,9 +27,9 @@ export function scanInput(s: string): number {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x20 || c === 0x5c || c === 0x7f) {
-      if (c === 0x5c) flags |= HAS_BACKSLASH;
-      else if (c === 0x09 || c === 0x0a || c === 0x0d) flags |= HAS_TAB_OR_NEWLINE;
-      else flags |= HAS_CONTROL;
+      if (c === 0x5c) flags |= InputFlag.backslash;
+      else if (c === 0x09 || c === 0x0a || c === 0x0d) flags |= InputFlag.tabOrNewline;
+      else flags |= InputFlag.control;
     }
   }
   return flags;

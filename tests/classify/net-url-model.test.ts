@@ -5,6 +5,7 @@ import { canonicalizeSlashes, schemeEnd } from "../../src/classify/canonicalize-
 import { hasValidEscapes, unescapeHost, unescapeZone } from "../../src/classify/go-unescape.js";
 import { isIpv6Literal } from "../../src/classify/is-ipv6-literal.js";
 import { parseLikeGo } from "../../src/classify/parse-like-go.js";
+import { InputFlag, scanInput } from "../../src/classify/preprocess.js";
 import { hostnameOf, portOf } from "../../src/classify/split-host-port.js";
 import { isEdgeSpace, trimEdges } from "../../src/classify/trim-edges.js";
 
@@ -126,5 +127,15 @@ describe("preprocessing helpers", () => {
     assert.equal(asciiLower("AbC\u0130\u212aZ"), "abc\u0130\u212az");
     const s = "already.lower";
     assert.equal(asciiLower(s), s);
+  });
+});
+
+describe("scanInput()", () => {
+  it("flags tab/newline, backslash and other controls, and nothing for ordinary text", () => {
+    assert.equal(scanInput("https://a.test/x?y#z"), 0);
+    assert.equal(scanInput("a\tb"), InputFlag.tabOrNewline);
+    assert.equal(scanInput("a\\b\r"), InputFlag.backslash | InputFlag.tabOrNewline);
+    assert.equal(scanInput("a\u0000b\u007f"), InputFlag.control);
+    assert.equal(scanInput("\u00a0\u0080"), 0);
   });
 });
