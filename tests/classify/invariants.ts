@@ -1,4 +1,5 @@
 import { classify, type UrlForm } from "../../src/classify/index.js";
+import { isEdgeSpace } from "../../src/classify/trim-edges.js";
 
 const CLASSES = new Set([
   "empty",
@@ -36,7 +37,9 @@ export function factsExcept(form: UrlForm, ...keys: (keyof UrlForm)[]): Partial<
  * Classifies `raw` and returns every single-input law it breaks (empty when it keeps them all):
  * exactly one known class; no facts for `empty`/`malformed`; a host for `absolute`, none for
  * `relative`; `hostUnrecoverable` only on `schemeless-host`/`hidden-host`; no ASCII upper case
- * in the host; and `classify(trimmed)` reproducing every fact with `hasTabOrNewline` false.
+ * in the host; `trimmed` free of edge space and of tab/newline; `classify(trimmed)` reproducing
+ * every fact with `hasTabOrNewline` false; and stripping every tab/newline from the raw input
+ * first changing nothing but `hasTabOrNewline`.
  *
  * @example
  * ```ts
@@ -70,6 +73,16 @@ export function violations(raw: string): string[] {
   if (form.hostUnrecoverable && form.host !== "") out.push("hostUnrecoverable with a host");
   if (hasAsciiUpper(form.host)) out.push("ASCII upper case in host");
   if (hasAsciiUpper(form.scheme)) out.push("ASCII upper case in scheme");
+  const t = form.trimmed;
+  if (t !== "" && (isEdgeSpace(t.charCodeAt(0)) || isEdgeSpace(t.charCodeAt(t.length - 1))))
+    out.push("edge space left in trimmed");
+  if (/[\t\n\r]/.test(t)) out.push("tab or newline left in trimmed");
+  const stripped = classify(raw.replace(/[\t\n\r]/g, ""));
+  if (
+    stripped.hasTabOrNewline ||
+    JSON.stringify({ ...stripped, hasTabOrNewline: form.hasTabOrNewline }) !== JSON.stringify(form)
+  )
+    out.push(`tab/newline-stripped input differs: ${JSON.stringify(stripped)}`);
   const again = classify(form.trimmed);
   if (JSON.stringify(again) !== JSON.stringify({ ...form, hasTabOrNewline: false }))
     out.push(`classify(trimmed) differs: ${JSON.stringify(again)}`);

@@ -311,6 +311,16 @@ export const ownRows: readonly FixtureRow[] = [
     browser: "FAIL",
   },
   {
+    name: "host code points net/url allows and WHATWG forbids",
+    input: "http://a<b>/",
+    class: "absolute",
+    host: "a<b>",
+    scheme: "http",
+    browser: "FAIL",
+    divergence: true,
+    note: 'net/url lets < > " [ ] through in a host; WHATWG forbids < > [ ]',
+  },
+  {
     name: "non-ASCII userinfo is malformed",
     input: "http://\u00e9@evil.test/",
     class: "malformed",
