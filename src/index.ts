@@ -1,5 +1,7 @@
 // Public entry: re-exports only, no logic.
 export type { Cache } from "./cache/cache.js";
+export type { UrlForm, UrlFormClass } from "./classify/index.js";
+export { classify, isAsciiHost } from "./classify/index.js";
 export * from "./errors/index.js";
 export { defaultTrackingParams } from "./pipeline/default-tracking-params.js";
 export type { Explanation, ExplanationStep } from "./pipeline/explanation.js";
