@@ -1,6 +1,9 @@
 // Public entry: re-exports only, no logic.
 export type { Cache } from "./cache/cache.js";
 export * from "./errors/index.js";
+export { defaultTrackingParams } from "./pipeline/default-tracking-params.js";
+export type { Explanation, ExplanationStep } from "./pipeline/explanation.js";
+export { explain, normalize } from "./pipeline/normalize.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";
 export type { Transport, TransportRequest, TransportResponse } from "./resolve/transport.js";
 export type { ClientOptions, Hop, Outcome, Resolution, Trace } from "./resolve/types.js";
