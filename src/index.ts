@@ -10,3 +10,5 @@ export type { NormalizeOptions } from "./pipeline/normalize-options.js";
 export type { Transport, TransportRequest, TransportResponse } from "./resolve/transport.js";
 export type { ClientOptions, Hop, Outcome, Resolution, Trace } from "./resolve/types.js";
 export type { DomainRule } from "./rules/domain-rule.js";
+export type { DeclarativeRule, DefaultRulesOptions } from "./rules/index.js";
+export { createDefaultRules, defaultRules, loadRules, shorteners } from "./rules/index.js";

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../helpers/run-cli.js";
 
@@ -66,6 +69,37 @@ describe("canonurl --offline (the built binary)", () => {
       assert.match(r.stderr, /canonurl --help/);
       assert.equal(r.stdout, "");
     }
+  });
+
+  it("--rules FILE adds user rules before the built-ins; bad rules exit 2 listing every problem", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "canonurl-rules-"));
+    const good = join(dir, "rules.yaml");
+    writeFileSync(
+      good,
+      "- name: mine-v1\n  domains: [example.com, www.example.com]\n  canonicalHost: www.example.com\n  stripParams: [sid]\n",
+    );
+    const ok = await runCli([
+      "--offline",
+      "--rules",
+      good,
+      "http://example.com/a?sid=1&x=2",
+      "https://youtu.be/dQw4w9WgXcQ",
+    ]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(ok.stdout, "http://www.example.com/a?x=2\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ\n");
+    const bad = join(dir, "bad.json");
+    writeFileSync(
+      bad,
+      JSON.stringify([{ domains: [], pathPatterns: [{ match: "/a/{id}", rewrite: "/b/{nope}" }] }]),
+    );
+    const r = await runCli(["--offline", "--rules", bad, "http://a.test/"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /\[0\]\.name/);
+    assert.match(r.stderr, /\[0\]\.domains/);
+    assert.match(r.stderr, /\[0\]\.pathPatterns\[0\]\.rewrite/);
+    const missing = await runCli(["--offline", "--rules", join(dir, "nope.yaml"), "http://a.test/"]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /cannot read --rules file/);
   });
 
   it("--help prints usage and exits 0", async () => {
