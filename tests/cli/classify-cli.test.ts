@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fromRoot } from "../helpers/paths.js";
 
@@ -73,4 +74,25 @@ describe("canonurl classify", () => {
     assert.equal(stdout, "");
     assert.match(stderr, /bogus/);
   });
+});
+
+describe("docs/classify.md command-line examples", () => {
+  const doc = readFileSync(fromRoot("docs", "classify.md"), "utf8");
+  const examples: { args: string[]; expected: string }[] = [];
+  for (const block of doc.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    const lines = (block[1] ?? "").split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      const m = /^\$ canonurl classify (.*)$/.exec(lines[i] ?? "");
+      if (m === null) continue;
+      const out: string[] = [];
+      while (i + 1 < lines.length && !(lines[i + 1] ?? "").startsWith("$ ") && lines[i + 1] !== "")
+        out.push(lines[++i] ?? "");
+      const args = [...(m[1] ?? "").matchAll(/'([^']*)'|(\S+)/g)].map((w) => w[1] ?? w[2] ?? "");
+      examples.push({ args, expected: `${out.join("\n")}\n` });
+    }
+  }
+  it("has an example to check", () => assert.ok(examples.length > 0));
+  for (const ex of examples) {
+    it(ex.args.join(" "), () => assert.equal(run(ex.args).stdout, ex.expected));
+  }
 });
