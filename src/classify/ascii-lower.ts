@@ -14,9 +14,12 @@ export function asciiLower(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x41 && c <= 0x5a) {
-      if (from < i) out += s.slice(from, i);
-      out += String.fromCharCode(c + 0x20);
-      from = i + 1;
+      let j = i + 1;
+      while (j < s.length && s.charCodeAt(j) >= 0x41 && s.charCodeAt(j) <= 0x5a) j++;
+      // The run is A-Z only, where toLowerCase and the ASCII fold agree; one call per run, not per letter.
+      out += s.slice(from, i) + s.slice(i, j).toLowerCase();
+      from = j;
+      i = j - 1;
     }
   }
   if (from === 0) return s;
