@@ -139,3 +139,51 @@ describe("scanInput()", () => {
     assert.equal(scanInput("\u00a0\u0080"), 0);
   });
 });
+
+describe("Go's own url.Parse error table (net/url TestParseErrors, TestRejectControlCharacters)", () => {
+  const table: [input: string, wantErr: boolean][] = [
+    ["http://[::1]", false],
+    ["http://[::1]:80", false],
+    ["http://[::1]:namedport", true],
+    ["http://x:namedport", true],
+    ["http://[::1]/", false],
+    ["http://[::1]a", true],
+    ["http://[::1]%23", true],
+    ["http://[::1%25en0]", false],
+    ["http://[::1]:", false],
+    ["http://x:", false],
+    ["http://[::1]:%38%30", true],
+    ["http://[::1%25%41]", false],
+    ["http://[%10::1]", true],
+    ["http://[::1]/%48", false],
+    ["http://%41:8080/", true],
+    ["mysql://x@y(z:123)/foo", true],
+    ["mysql://x@y(1.2.3.4:123)/foo", true],
+    [" http://foo.com", true],
+    ["ht tp://foo.com", true],
+    ["ahttp://foo.com", false],
+    ["1http://foo.com", true],
+    ["http://[]%20%48%54%54%50%2f%31%2e%31%0a%4d%79%48%65%61%64%65%72%3a%20%31%32%33%0a%0a/", true],
+    ["http://a b.com/", true],
+    ["cache_object://foo", true],
+    ["cache_object:foo", true],
+    ["cache_object:foo/bar", true],
+    ["cache_object/:foo/bar", false],
+    ["http://user^:passwo^rd@foo.com/", true],
+    ["http://foo.com/?foo\nbar", true],
+    ["http\r://foo.com/", true],
+    ["http://foo\u007f.com/", true],
+    ["http://foo.com/ctl\u0080", false],
+    // Go 1.24.8+: only IPv6 inside brackets; Go 1.26: strict colons for http and https.
+    ["http://[127.0.0.1]/", true],
+    ["http://[::ffff:127.0.0.1]/", false],
+    ["http://::1/", true],
+    ["http://localhost:80:80/", true],
+    ["postgres://h1:1,h2:2/", false],
+  ];
+  for (const [input, wantErr] of table) {
+    it(`${JSON.stringify(input)} ${wantErr ? "fails" : "parses"}`, () => {
+      assert.equal(parseLikeGo(input) === null, wantErr);
+    });
+  }
+});
