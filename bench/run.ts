@@ -1,5 +1,6 @@
 // npm run bench: every benchmark group in one process, with ratios between contenders of a group.
 // Absolute times on these machines are noise; the ratios are what to read and report.
+import { classifyCases } from "./classify.js";
 import { generateCorpus } from "./corpus.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
@@ -27,3 +28,6 @@ console.log(
   `identity is ${((normalizeMedians.get("normalize-url@9") ?? Number.NaN) / identity).toFixed(2)}× faster than normalize-url@9 ` +
     `and ${(identity / (normalizeMedians.get("new URL(u).href") ?? Number.NaN)).toFixed(2)}× the bare parse`,
 );
+
+const classifyMedians = measureInterleaved(classifyCases, corpus, rounds);
+report("classify", classifyMedians, ["new URL().href"]);
