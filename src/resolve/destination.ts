@@ -93,7 +93,8 @@ function refuse(address: string, verdict: AddressVerdict, href: string): Securit
 /**
  * Runs the URL → DNS → address part of one hop and returns the addresses the connection may use, in
  * preference order. In order: userinfo → `userinfo`; effective port (80/443 when empty) not in
- * `allowedPorts` → `blocked-port`; `localhost` and `*.localhost` → `blocked-address`; an IP literal
+ * `allowedPorts` → `blocked-port`; `localhost` and `*.localhost` → `blocked-address` (unless
+ * `allowPrivateNetworks`, which admits loopback anyway); an IP literal
  * (already canonical from the WHATWG parser: `0x7f.1` is `127.0.0.1`) is checked directly; a name is
  * resolved through `policy.resolver` under `signal`, and if ANY answer fails the address policy the
  * hop fails with `blocked-address` naming it. A trailing-dot name (`example.test.`) is checked and
@@ -126,7 +127,8 @@ export async function resolveDestination(
     throw new SecurityError("blocked-port", `port ${port} is not allowed: ${href}`, { url: href });
   }
   const hostname = url.hostname;
-  if (isLocalhostName(hostname)) {
+  // localhost is a loopback address by name; allowPrivateNetworks admits loopback, so it admits it too.
+  if (!policy.allowPrivateNetworks && isLocalhostName(hostname)) {
     throw new SecurityError("blocked-address", `localhost names are refused (RFC 6761 §6.3): ${href}`, {
       url: href,
     });
