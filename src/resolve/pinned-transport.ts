@@ -1,6 +1,6 @@
 import { isIP, type LookupFunction } from "node:net";
 import { rootCertificates } from "node:tls";
-import { buildConnector, Pool } from "undici";
+import { buildConnector, Client } from "undici";
 import { toCanonError } from "./to-canon-error.js";
 import type { Transport, TransportRequest, TransportResponse } from "./transport.js";
 
@@ -15,8 +15,10 @@ import type { Transport, TransportRequest, TransportResponse } from "./transport
 export interface PinnedTransportOptions {
   /** Extra trusted CA certificates (PEM), added to Node's bundled roots. Verification stays on. */
   ca?: string | string[];
-  /** Most pools kept open at once; the least recently used is closed beyond it. @default 256 */
-  maxPools?: number;
+  /** Most destinations (origin + address list) kept open; the least recently used is closed beyond it. @default 256 */
+  maxDestinations?: number;
+  /** Most concurrent connections to one destination; further requests queue. @default 16 */
+  maxConnectionsPerDestination?: number;
 }
 
 /**
@@ -29,12 +31,12 @@ export interface PinnedTransportOptions {
  * ```
  */
 export interface PinnedTransport extends Transport {
-  /** Connections (TCP, and TLS when https) opened so far, across every pool. */
+  /** Connections (TCP, and TLS when https) opened so far, across every destination. */
   readonly socketsOpened: number;
   close(): Promise<void>;
 }
 
-// A lookup that can only answer with the addresses validated for this pool: whatever name the socket
+// A lookup that can only answer with the addresses validated for this destination: whatever name the socket
 // layer asks about, it never reaches DNS, so the address checked is the address dialled.
 function pinnedLookup(addresses: readonly string[]): LookupFunction {
   const entries = addresses.map((address) => ({ address, family: isIP(address) }));
@@ -58,6 +60,38 @@ function pinnedLookup(addresses: readonly string[]): LookupFunction {
   };
 }
 
+// One validated destination: its connector, pinned to the validated addresses, and its connections.
+interface Destination {
+  origin: string;
+  connect: buildConnector.connector;
+  clients: Client[];
+}
+
+// Graceful close, then destroy: a Client left inconsistent by a failed handshake never finishes
+// close() (undici 7.30: after ERR_TLS_CERT_ALTNAME_INVALID its running count stays at 1).
+function closeClient(client: Client): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      client.destroy().then(resolve, resolve);
+    }, 1000);
+    timer.unref();
+    client.close().then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      () => {
+        clearTimeout(timer);
+        client.destroy().then(resolve, resolve);
+      },
+    );
+  });
+}
+
+function closeDestination(destination: Destination): Promise<unknown> {
+  return Promise.all(destination.clients.map(closeClient));
+}
+
 function toHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(raw)) {
@@ -67,12 +101,14 @@ function toHeaders(raw: Record<string, string | string[] | undefined>): Record<s
 }
 
 /**
- * Creates the default {@link Transport}: every request goes through an undici `Pool` owned by this
- * transport for one (origin, validated address list, connect timeout), never the global dispatcher
- * and never an environment proxy. The pool's connector resolves the host name only to the validated
+ * Creates the default {@link Transport}: every request goes through connections owned by this
+ * transport for one (origin, validated address list, connect timeout) — a small set of undici
+ * `Client`s sharing one pinned connector — never the global dispatcher
+ * and never an environment proxy. The connector resolves the host name only to the validated
  * addresses, while TLS SNI and certificate verification use the host name; `rejectUnauthorized` is
- * always on and `ca` adds to Node's roots. Pools keep connections alive and are reused across hops
- * and URLs while the origin resolves to the same addresses. Every failure is a `CanonError` (see
+ * always on and `ca` adds to Node's roots. Connections are kept alive and reused across hops and URLs
+ * while the origin resolves to the same addresses (undici closes the connection after a HEAD, by design,
+ * against servers that send a body anyway). Every failure is a `CanonError` (see
  * {@link toCanonError}); the body iterator maps read errors the same way.
  *
  * Timeouts: `connectTimeoutMs` bounds TCP + TLS setup; `readTimeoutMs` bounds the wait for the
@@ -91,19 +127,20 @@ function toHeaders(raw: Record<string, string | string[] | undefined>): Record<s
 export function createPinnedTransport(options: PinnedTransportOptions = {}): PinnedTransport {
   const extra = options.ca === undefined ? [] : Array.isArray(options.ca) ? options.ca : [options.ca];
   const ca = extra.length === 0 ? undefined : [...rootCertificates, ...extra];
-  const maxPools = options.maxPools ?? 256;
-  const pools = new Map<string, Pool>();
+  const maxDestinations = options.maxDestinations ?? 256;
+  const maxConnections = options.maxConnectionsPerDestination ?? 16;
+  const destinations = new Map<string, Destination>();
   let socketsOpened = 0;
   let closed = false;
 
-  function poolFor(request: TransportRequest): Pool {
+  function destinationFor(request: TransportRequest): Destination {
     const origin = request.url.origin;
     const key = `${origin} ${request.addresses.join(",")} ${request.connectTimeoutMs}`;
-    const existing = pools.get(key);
+    const existing = destinations.get(key);
     if (existing !== undefined) {
       // Map order doubles as recency order for eviction.
-      pools.delete(key);
-      pools.set(key, existing);
+      destinations.delete(key);
+      destinations.set(key, existing);
       return existing;
     }
     const hostname = request.url.hostname;
@@ -117,24 +154,44 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
       ...(ca === undefined ? {} : { ca }),
       ...(servername === undefined ? {} : { servername }),
     });
-    const pool = new Pool(origin, {
-      connect(connectOptions, callback) {
-        // The servername is fixed to the URL's host: a Host header set by a caller must not move SNI
-        // or the certificate check to another name.
-        const pinned = { ...connectOptions, ...(servername === undefined ? {} : { servername }) };
-        connector(pinned, (error, socket) => {
-          if (error === null) socketsOpened++;
-          (callback as (e: Error | null, s: typeof socket) => void)(error, socket);
-        });
-      },
-    });
-    pools.set(key, pool);
-    if (pools.size > maxPools) {
-      const [oldestKey, oldest] = pools.entries().next().value as [string, Pool];
-      pools.delete(oldestKey);
-      void oldest.close().catch(() => {});
+    const connect: buildConnector.connector = (connectOptions, callback) => {
+      // The servername is fixed to the URL's host: a Host header set by a caller must not move SNI or
+      // the certificate check to another name.
+      const pinned = { ...connectOptions, ...(servername === undefined ? {} : { servername }) };
+      connector(pinned, (...args) => {
+        if (args[0] === null) socketsOpened++;
+        (callback as (...a: typeof args) => void)(...args);
+      });
+    };
+    const destination: Destination = { origin, connect, clients: [] };
+    destinations.set(key, destination);
+    if (destinations.size > maxDestinations) {
+      const [oldestKey, oldest] = destinations.entries().next().value as [string, Destination];
+      destinations.delete(oldestKey);
+      void closeDestination(oldest);
     }
-    return pool;
+    return destination;
+  }
+
+  // undici's Pool picks a connection by a "needs drain" flag that clears a macrotask after a response
+  // completes, so a request issued right after reading a body opened a second socket (measured: 2 of
+  // 5 sequential GETs). Choosing by each Client's own queue size reuses the idle connection every time.
+  function clientFor(destination: Destination): Client {
+    let best: Client | undefined;
+    for (const client of destination.clients) {
+      if (client.closed || client.destroyed) continue;
+      const { size, connected } = client.stats;
+      if (size === 0 && connected) return client;
+      if (best === undefined || size < best.stats.size) best = client;
+    }
+    if (best !== undefined && best.stats.size === 0) return best;
+    if (best === undefined || destination.clients.length < maxConnections) {
+      destination.clients = destination.clients.filter((c) => !c.closed && !c.destroyed);
+      const client = new Client(destination.origin, { connect: destination.connect, pipelining: 1 });
+      destination.clients.push(client);
+      return client;
+    }
+    return best;
   }
 
   return {
@@ -148,9 +205,11 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
         throw toCanonError(new Error("no validated addresses to connect to"), href);
       }
       if (request.signal.aborted) throw toCanonError(request.signal.reason, href, request.signal);
-      let data: Awaited<ReturnType<Pool["request"]>>;
+      let data: Awaited<ReturnType<Client["request"]>>;
+      const destination = destinationFor(request);
+      const client = clientFor(destination);
       try {
-        data = await poolFor(request).request({
+        data = await client.request({
           path: `${request.url.pathname}${request.url.search}`,
           method: request.method,
           headers: { ...request.headers },
@@ -159,6 +218,10 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
           bodyTimeout: request.readTimeoutMs,
         });
       } catch (error) {
+        // No response: the connection failed, timed out or was aborted. Drop the Client rather than
+        // trust its state for the next request (see closeClient).
+        destination.clients = destination.clients.filter((c) => c !== client);
+        void client.destroy().catch(() => {});
         throw toCanonError(error, href, request.signal);
       }
       const body = data.body;
@@ -179,15 +242,19 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
           if (disposed) return;
           disposed = true;
           // Destroying, not draining: the hop loop stops reading at </head> or maxBodyBytes.
-          if (!body.destroyed) body.destroy();
+          if (!body.destroyed) {
+            // undici reports the early stop as a RequestAbortedError event; it is the intended outcome.
+            body.on("error", () => {});
+            body.destroy();
+          }
         },
       };
     },
     async close() {
       closed = true;
-      const all = [...pools.values()];
-      pools.clear();
-      await Promise.all(all.map((pool) => pool.close().catch(() => {})));
+      const all = [...destinations.values()];
+      destinations.clear();
+      await Promise.all(all.map(closeDestination));
     },
   };
 }

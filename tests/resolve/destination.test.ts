@@ -219,7 +219,12 @@ describe("resolveDestination: DNS answers", () => {
     let seen: AbortSignal | undefined;
     const { policy } = stubPolicy(
       {},
-      { resolver: async (_h, signal) => ((seen = signal), ["93.184.216.34"]) },
+      {
+        resolver: async (_hostname, signal) => {
+          seen = signal;
+          return ["93.184.216.34"];
+        },
+      },
     );
     const controller = new AbortController();
     await resolveDestination(new URL("http://a.test/"), policy, controller.signal);
