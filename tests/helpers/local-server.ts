@@ -31,6 +31,8 @@ export interface LocalServerOptions {
   tls?: { key: string; cert: string };
   /** A loopback address only. Default `127.0.0.1`. */
   host?: string;
+  /** Default 0 (the system picks). A fixed port only to pair two listeners on one port. */
+  port?: number;
 }
 
 const defaultHandler: LocalHandler = (_request, response) => {
@@ -39,7 +41,7 @@ const defaultHandler: LocalHandler = (_request, response) => {
 };
 
 /**
- * Starts an HTTP or HTTPS server on a loopback address, port 0, counting connections and requests.
+ * Starts an HTTP or HTTPS server on a loopback address, port 0 unless told otherwise, counting connections and requests.
  * Refuses any non-loopback `host`, so a test cannot listen (or be dialled) anywhere else by mistake.
  *
  * @example
@@ -76,7 +78,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   server.on("tlsClientError", () => {});
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, host, () => resolve());
+    server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const scheme = options.tls === undefined ? "http" : "https";
