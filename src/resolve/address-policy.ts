@@ -3,7 +3,14 @@ import { builtInIpTables, type NamedRange } from "./ip-tables.js";
 
 export { parseCidr };
 
-/** The verdict of an address policy on one address; `reason` is fit for an error message. */
+/**
+ * The verdict of an address policy on one address; `reason` is fit for an error message.
+ *
+ * @example
+ * ```ts
+ * const verdict: AddressVerdict = { allowed: false, reason: "in 10.0.0.0/8 Private-Use (RFC 1918)" };
+ * ```
+ */
 export interface AddressVerdict {
   allowed: boolean;
   reason: string;

@@ -1,13 +1,27 @@
 import ipaddr from "ipaddr.js";
 
-/** An IP address as the policy sees it: its family and its value as an unsigned integer. */
+/**
+ * An IP address as the policy sees it: its family and its value as an unsigned integer.
+ *
+ * @example
+ * ```ts
+ * const ip: ParsedIp = { version: 4, value: 0x7f000001n }; // 127.0.0.1
+ * ```
+ */
 export interface ParsedIp {
   version: 4 | 6;
   /** 32-bit (IPv4) or 128-bit (IPv6) unsigned value. */
   value: bigint;
 }
 
-/** An inclusive range of addresses of one family, as a CIDR block compiles to. */
+/**
+ * An inclusive range of addresses of one family, as a CIDR block compiles to.
+ *
+ * @example
+ * ```ts
+ * const loopback: IpRange = parseCidr("127.0.0.0/8"); // first 0x7f000000n, last 0x7fffffffn
+ * ```
+ */
 export interface IpRange {
   version: 4 | 6;
   first: bigint;
@@ -49,7 +63,14 @@ export function parseIp(text: string): ParsedIp | null {
   return null;
 }
 
-/** Canonical text of an address value (RFC 5952 for IPv6). */
+/**
+ * Canonical text of an address value (RFC 5952 for IPv6).
+ *
+ * @example
+ * ```ts
+ * formatIp(6, 1n); // "::1"
+ * ```
+ */
 export function formatIp(version: 4 | 6, value: bigint): string {
   const bytes: number[] = [];
   const count = version === 4 ? 4 : 16;

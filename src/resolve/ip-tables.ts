@@ -26,7 +26,14 @@ const ipPolicySchema = v.object({
   }),
 });
 
-/** One named block of a table, compiled to an inclusive range. */
+/**
+ * One named block of a table, compiled to an inclusive range.
+ *
+ * @example
+ * ```ts
+ * builtInIpTables.ipv4Blocked[0]?.label; // "This host on this network (RFC 791, RFC 1122 §3.2.1.3)"
+ * ```
+ */
 export interface NamedRange extends IpRange {
   /** Registry name and reference, e.g. `Loopback (RFC 1122 §3.2.1.3)`. */
   label: string;

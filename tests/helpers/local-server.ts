@@ -2,10 +2,25 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 
-/** Handles one request of a {@link LocalServer}. */
+/**
+ * Handles one request of a {@link LocalServer}.
+ *
+ * @example
+ * ```ts
+ * const handler: LocalHandler = (_request, response) => response.end("ok");
+ * ```
+ */
 export type LocalHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** A server a test started on a loopback address, with what it saw. */
+/**
+ * A server a test started on a loopback address, with what it saw.
+ *
+ * @example
+ * ```ts
+ * const server: LocalServer = await startLocalServer();
+ * server.connections; // 0
+ * ```
+ */
 export interface LocalServer {
   /** The address it listens on, e.g. `127.0.0.1`. */
   readonly host: string;
@@ -23,7 +38,14 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-/** Options of {@link startLocalServer}. */
+/**
+ * Options of {@link startLocalServer}.
+ *
+ * @example
+ * ```ts
+ * await startLocalServer({ tls: { key, cert }, handler: (_q, r) => r.end("secure") });
+ * ```
+ */
 export interface LocalServerOptions {
   /** Default: answers 200 `ok` as text/plain. */
   handler?: LocalHandler;

@@ -3,7 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** A throwaway certificate authority and one server certificate it issued, all PEM text. */
+/**
+ * A throwaway certificate authority and one server certificate it issued, all PEM text.
+ *
+ * @example
+ * ```ts
+ * const { ca, key, cert }: TlsFixture = createTlsFixture(["good.test"]);
+ * ```
+ */
 export interface TlsFixture {
   /** The CA certificate: pass it as the `ca` option to trust `cert`. */
   ca: string;
@@ -13,7 +20,14 @@ export interface TlsFixture {
   cert: string;
 }
 
-/** True when the `openssl` CLI is on PATH; HTTPS tests skip loudly without it. */
+/**
+ * True when the `openssl` CLI is on PATH; HTTPS tests skip loudly without it.
+ *
+ * @example
+ * ```ts
+ * describe("https", { skip: hasOpenssl ? false : "SKIPPED LOUDLY: no openssl" }, () => {});
+ * ```
+ */
 export const hasOpenssl: boolean = spawnSync("openssl", ["version"], { stdio: "ignore" }).status === 0;
 
 /**
