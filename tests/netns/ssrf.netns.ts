@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { networkInterfaces } from "node:os";
 import { after, before, describe, it } from "node:test";
 import { CanonError } from "../../src/errors/canon-error.js";
+import { defaultResolver } from "../../src/resolve/default-resolver.js";
 import { type ResolvedNetPolicy, resolveDestination } from "../../src/resolve/destination.js";
 import { createPinnedTransport } from "../../src/resolve/pinned-transport.js";
 import type { TransportResponse } from "../../src/resolve/transport.js";
@@ -170,6 +171,46 @@ describe("private and public DNS answers end to end", () => {
       assert.equal(transport.socketsOpened, 0);
     } finally {
       await transport.close();
+    }
+  });
+});
+
+// The system resolver is exercised here too: a lookup that misses /etc/hosts would query a DNS server,
+// and inside the namespace no query can leave.
+describe("the default resolver", () => {
+  it("returns every address of a name the system knows", async () => {
+    const answers = await defaultResolver("localhost", new AbortController().signal);
+    assert.ok(answers.length > 0);
+    assert.ok(
+      answers.every((a) => a === "127.0.0.1" || a === "::1"),
+      answers.join(),
+    );
+  });
+
+  it("rejects with the abort reason once the signal has fired", async () => {
+    const controller = new AbortController();
+    const reason = new Error("deadline");
+    controller.abort(reason);
+    await assert.rejects(defaultResolver("localhost", controller.signal), (e: unknown) => e === reason);
+  });
+
+  it("an unknown name fails the hop as connection-failed with the resolver's error as cause", async () => {
+    const policy: ResolvedNetPolicy = {
+      allowedPorts: [80],
+      allowPrivateNetworks: false,
+      allowedNetworks: [],
+      resolver: defaultResolver,
+    };
+    try {
+      await resolveDestination(new URL("http://nowhere.test/"), policy, new AbortController().signal);
+      assert.fail("resolved");
+    } catch (error) {
+      assert.ok(error instanceof CanonError);
+      assert.equal(error.code, "connection-failed");
+      assert.match(
+        String((error.cause as { code?: string }).code),
+        /ENOTFOUND|EAI_AGAIN|ESERVFAIL|ECONNREFUSED/,
+      );
     }
   });
 });

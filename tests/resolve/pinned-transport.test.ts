@@ -157,6 +157,29 @@ describe("pinned transport over HTTP", () => {
   });
 });
 
+describe("pinned transport over IPv6 loopback", () => {
+  it("pins a name to a validated ::1", async (t) => {
+    let server: LocalServer;
+    try {
+      server = await startLocalServer({ host: "::1", handler: (_q, r) => r.end("six") });
+    } catch (error) {
+      t.skip(`SKIPPED LOUDLY: cannot listen on [::1] here (${(error as Error).message})`);
+      return;
+    }
+    const transport = createPinnedTransport();
+    try {
+      const response = await transport.request(req(server.origin("six.test"), { addresses: ["::1"] }));
+      assert.equal(await text(response), "six");
+      const literal = await transport.request(req(`http://[::1]:${server.port}/`, { addresses: ["::1"] }));
+      assert.equal(await text(literal), "six");
+      assert.equal(server.requests, 2);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+});
+
 describe("pinned transport timeouts and disposal", () => {
   let server: LocalServer;
   let closedByPeer = 0;
