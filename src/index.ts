@@ -1,7 +1,14 @@
 // Public entry: re-exports only, no logic.
 export type { Cache } from "./cache/cache.js";
+export type { UrlForm, UrlFormClass } from "./classify/index.js";
+export { classify, isAsciiHost } from "./classify/index.js";
 export * from "./errors/index.js";
+export { defaultTrackingParams } from "./pipeline/default-tracking-params.js";
+export type { Explanation, ExplanationStep } from "./pipeline/explanation.js";
+export { explain, normalize } from "./pipeline/normalize.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";
 export type { Transport, TransportRequest, TransportResponse } from "./resolve/transport.js";
 export type { ClientOptions, Hop, Outcome, Resolution, Trace } from "./resolve/types.js";
 export type { DomainRule } from "./rules/domain-rule.js";
+export type { DeclarativeRule, DefaultRulesOptions } from "./rules/index.js";
+export { createDefaultRules, defaultRules, loadRules, shorteners } from "./rules/index.js";

@@ -1,6 +1,54 @@
+import { parseArgs } from "node:util";
+import { explain } from "../pipeline/normalize.js";
 import { type CliIo, type ExitCode, UsageError } from "./io.js";
+import { NORMALIZE_FLAGS, normalizeOptionsFromFlags } from "./normalize-flags.js";
+import { errorJson, failureLine } from "./report-failure.js";
+import { loadRulesFlag } from "./rules-flag.js";
+import { USAGE } from "./usage.js";
 
-/** `canonurl explain`: not built yet. */
-export async function runExplain(_args: readonly string[], _io: CliIo): Promise<ExitCode> {
-  throw new UsageError("'explain' is not available yet");
+/**
+ * `canonurl explain [options] URL`: the pipeline step by step, for people (or `--json`).
+ *
+ * @example
+ * ```ts
+ * await runExplain(["https://youtu.be/dQw4w9WgXcQ?t=30"], io);
+ * ```
+ */
+export async function runExplain(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    strict: true,
+    options: { ...NORMALIZE_FLAGS, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+  });
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  const [input, ...extra] = positionals;
+  if (input === undefined || extra.length > 0) throw new UsageError("explain takes exactly one URL");
+  const options = normalizeOptionsFromFlags(values);
+  if (values.rules !== undefined) options.rules = await loadRulesFlag(values.rules, options.preset);
+  let e: ReturnType<typeof explain>;
+  try {
+    e = explain(input, options);
+  } catch (error) {
+    if (values.json) io.stdout.write(`${JSON.stringify({ input, ok: false, error: errorJson(error) })}\n`);
+    else io.stderr.write(failureLine(0, input, error));
+    return 1;
+  }
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ ok: true, ...e })}\n`);
+    return 0;
+  }
+  const width = Math.max(...e.steps.map((s) => s.stage.length));
+  let text = `input      ${e.input}\n`;
+  for (const step of e.steps) {
+    text += `${step.stage.padEnd(Math.max(width, 10))} ${step.url}${step.rule === undefined ? "" : `   (${step.rule})`}\n`;
+  }
+  text += `canonical  ${e.canonical}\n`;
+  text += `rule       ${e.ruleApplied ?? "none"}\n`;
+  text += `stripped   ${e.paramsStripped.length === 0 ? "none" : e.paramsStripped.join(", ")}\n`;
+  io.stdout.write(text);
+  return 0;
 }

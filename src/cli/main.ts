@@ -1,3 +1,4 @@
+import { isRuleError } from "../errors/guards.js";
 import { runCanonicalize } from "./canonicalize-command.js";
 import { runClassify } from "./classify-command.js";
 import { runExplain } from "./explain-command.js";
@@ -19,6 +20,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     if (first === "explain") return await runExplain(rest, io);
     return await runCanonicalize(argv, io);
   } catch (error) {
+    if (isRuleError(error)) {
+      // A rules file is configuration: report every problem with its path, like a usage error.
+      const problems = error.problems
+        .map((p) => `  ${p.path === "" ? "(document)" : p.path}: ${p.message}\n`)
+        .join("");
+      io.stderr.write(`canonurl: invalid domain rules (${error.problems.length}):\n${problems}`);
+      return 2;
+    }
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       io.stderr.write(`canonurl: ${(error as Error).message}\nTry 'canonurl --help'.\n`);
       return 2;

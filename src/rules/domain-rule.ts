@@ -1,3 +1,5 @@
+import type { DeclarativeRule } from "./declarative-rule.js";
+
 /**
  * A domain rule: the site-specific step of the identity pipeline. The first rule whose `match`
  * accepts the generically normalized URL wins; its `apply` returns the rewritten URL.
@@ -26,4 +28,12 @@ export interface DomainRule {
    * final tracking pass and reports them in `paramsStripped`, so a rule need not remove them itself.
    */
   readonly stripParams?: readonly string[];
+  /**
+   * Fragments (without `#`) the rule may keep although fragments are stripped (GitHub's `#L10`).
+   * When it matches, the pipeline leaves the hash on the URL it passes to `apply`, and keeps the
+   * hash `apply` returns; `apply` may still drop it (GitHub keeps it only on file links).
+   */
+  readonly keepFragment?: RegExp;
+  /** For rules compiled from the declarative format: the frozen declaration. */
+  readonly declaration?: DeclarativeRule;
 }

@@ -1,0 +1,29 @@
+// npm run bench: every benchmark group in one process, with ratios between contenders of a group.
+// Absolute times on these machines are noise; the ratios are what to read and report.
+import { generateCorpus } from "./corpus.js";
+import { measureInterleaved } from "./measure.js";
+import { normalizeCases } from "./normalize.js";
+
+const size = Number(process.env.BENCH_URLS ?? 50_000);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
+const corpus = generateCorpus(size);
+
+function report(title: string, medians: Map<string, number>, baselines: string[]): void {
+  console.log(`\n## ${title} (${size} URLs, median of ${rounds} interleaved rounds)`);
+  const names = [...medians.keys()];
+  const header = ["case", "ns/URL", ...baselines.map((b) => `× ${b}`)];
+  console.log(header.join(" | "));
+  for (const name of names) {
+    const ns = medians.get(name) ?? Number.NaN;
+    const ratios = baselines.map((b) => (ns / (medians.get(b) ?? Number.NaN)).toFixed(2));
+    console.log([name, ns.toFixed(0), ...ratios].join(" | "));
+  }
+}
+
+const normalizeMedians = measureInterleaved(normalizeCases, corpus, rounds);
+report("normalize", normalizeMedians, ["new URL(u).href", "normalize-url@9"]);
+const identity = normalizeMedians.get("normalize identity") ?? Number.NaN;
+console.log(
+  `identity is ${((normalizeMedians.get("normalize-url@9") ?? Number.NaN) / identity).toFixed(2)}× faster than normalize-url@9 ` +
+    `and ${(identity / (normalizeMedians.get("new URL(u).href") ?? Number.NaN)).toFixed(2)}× the bare parse`,
+);

@@ -1,0 +1,190 @@
+// net/url's unescape(), reduced to what classification needs: which escapes each URL part accepts
+// (an invalid one makes url.Parse fail, so the string is malformed) and the decoded host. Go works
+// on bytes; a JS string's code units >= 0x80 stand for the UTF-8 bytes of non-ASCII characters,
+// which every check below treats alike.
+
+/** ASCII code units net/url's shouldEscape(c, encodeHost) lets through unescaped, as 1. */
+const HOST_ASCII: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  const allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!$&'()*+,;=:[]<>\"-_.~";
+  for (let i = 0; i < allowed.length; i++) table[allowed.charCodeAt(i)] = 1;
+  return table;
+})();
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  return -1;
+}
+
+/**
+ * Whether ASCII code unit `c` may appear literally in a host (or IPv6 zone) for net/url.
+ *
+ * @example
+ * ```ts
+ * isHostAscii(0x2d); // true ("-")
+ * isHostAscii(0x20); // false (space)
+ * ```
+ */
+export function isHostAscii(c: number): boolean {
+  return HOST_ASCII[c] === 1;
+}
+
+/**
+ * Whether every `%` in `s[from, to)` starts a `%XX` hex escape, the only check net/url makes on a
+ * path, a fragment and userinfo (encodePath, encodeFragment, encodeUserPassword).
+ *
+ * @example
+ * ```ts
+ * hasValidEscapes("/a%2Fb", 0, 6); // true
+ * hasValidEscapes("/a%zz", 0, 5); // false
+ * ```
+ */
+export function hasValidEscapes(s: string, from: number, to: number): boolean {
+  let p = s.indexOf("%", from);
+  while (p !== -1 && p < to) {
+    if (p + 2 >= to || hexValue(s.charCodeAt(p + 1)) < 0 || hexValue(s.charCodeAt(p + 2)) < 0) return false;
+    p = s.indexOf("%", p + 3);
+  }
+  return true;
+}
+
+/**
+ * net/url's unescape(s, encodeHost) over `s[from, to)`: an ASCII code unit outside the host set,
+ * or an escape of an ASCII byte other than `%25` (RFC 3986 §3.2.2 lets a host escape only
+ * non-ASCII bytes; RFC 6874 adds `%25`), rejects it (null); otherwise the decoded host.
+ *
+ * @example
+ * ```ts
+ * unescapeHost("ex%C3%A9.test", 0, 13); // "exé.test"
+ * unescapeHost("%41.test", 0, 8); // null
+ * ```
+ */
+export function unescapeHost(s: string, from: number, to: number): string | null {
+  let escapes = false;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x25) {
+      if (i + 2 >= to) return null;
+      const hi = hexValue(s.charCodeAt(i + 1));
+      const lo = hexValue(s.charCodeAt(i + 2));
+      if (hi < 0 || lo < 0) return null;
+      if (hi < 8 && !(hi === 2 && lo === 5)) return null;
+      escapes = true;
+      i += 2;
+    } else if (c < 0x80 && HOST_ASCII[c] !== 1) {
+      return null;
+    }
+  }
+  return escapes ? decodeEscapes(s, from, to) : s.slice(from, to);
+}
+
+/**
+ * net/url's unescape(s, encodeZone) over `s[from, to)` (an IPv6 zone, starting at its `%25`):
+ * literal ASCII must be host-legal, and an escape must decode to `%`, a space, or a host-legal
+ * ASCII byte. Returns the decoded zone including its leading `%`, or null.
+ *
+ * @example
+ * ```ts
+ * unescapeZone("%25en0", 0, 6); // "%en0"
+ * ```
+ */
+export function unescapeZone(s: string, from: number, to: number): string | null {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x25) {
+      if (i + 2 >= to) return null;
+      const hi = hexValue(s.charCodeAt(i + 1));
+      const lo = hexValue(s.charCodeAt(i + 2));
+      if (hi < 0 || lo < 0) return null;
+      const v = (hi << 4) | lo;
+      if (v !== 0x25 && v !== 0x20 && (v >= 0x80 || HOST_ASCII[v] !== 1)) return null;
+      i += 2;
+    } else if (c < 0x80 && HOST_ASCII[c] !== 1) {
+      return null;
+    }
+  }
+  return decodeEscapes(s, from, to);
+}
+
+// Decodes validated %XX escapes. Runs of escapes are UTF-8 bytes; a literal character is always a
+// whole code point, so decoding each run on its own equals decoding the whole byte string. Go keeps
+// an invalid UTF-8 byte as it is; a JS string cannot, so it becomes U+FFFD (still non-ASCII, so
+// isAsciiHost still fails closed).
+function decodeEscapes(s: string, from: number, to: number): string {
+  let out = "";
+  let i = from;
+  while (i < to) {
+    if (s.charCodeAt(i) !== 0x25) {
+      let j = i + 1;
+      while (j < to && s.charCodeAt(j) !== 0x25) j++;
+      out += s.slice(i, j);
+      i = j;
+      continue;
+    }
+    const bytes: number[] = [];
+    while (i < to && s.charCodeAt(i) === 0x25) {
+      bytes.push((hexValue(s.charCodeAt(i + 1)) << 4) | hexValue(s.charCodeAt(i + 2)));
+      i += 3;
+    }
+    out += decodeUtf8(bytes);
+  }
+  return out;
+}
+
+// WHATWG Encoding §9.1.1 UTF-8 decoder, replacement mode (one U+FFFD per maximal invalid subpart).
+function decodeUtf8(bytes: readonly number[]): string {
+  let out = "";
+  let i = 0;
+  while (i < bytes.length) {
+    const b0 = bytes[i] ?? 0;
+    if (b0 < 0x80) {
+      out += String.fromCharCode(b0);
+      i++;
+      continue;
+    }
+    let need: number;
+    let cp: number;
+    let lower = 0x80;
+    let upper = 0xbf;
+    if (b0 >= 0xc2 && b0 <= 0xdf) {
+      need = 1;
+      cp = b0 & 0x1f;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      need = 2;
+      cp = b0 & 0x0f;
+      if (b0 === 0xe0) lower = 0xa0;
+      if (b0 === 0xed) upper = 0x9f;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      need = 3;
+      cp = b0 & 0x07;
+      if (b0 === 0xf0) lower = 0x90;
+      if (b0 === 0xf4) upper = 0x8f;
+    } else {
+      out += "\ufffd";
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    let ok = true;
+    for (let k = 0; k < need; k++, j++) {
+      const b = bytes[j];
+      if (b === undefined || b < lower || b > upper) {
+        ok = false;
+        break;
+      }
+      cp = (cp << 6) | (b & 0x3f);
+      lower = 0x80;
+      upper = 0xbf;
+    }
+    if (!ok) {
+      out += "\ufffd";
+      i = j;
+      continue;
+    }
+    out += String.fromCodePoint(cp);
+    i = j;
+  }
+  return out;
+}

@@ -1,0 +1,37 @@
+/**
+ * Whether a lowercase scheme is a WHATWG special scheme, the set for which `\` reads as `/`.
+ *
+ * @example
+ * ```ts
+ * isSpecialScheme("file"); // true
+ * isSpecialScheme("javascript"); // false
+ * ```
+ */
+// WHATWG URL §4.1 special scheme
+export function isSpecialScheme(scheme: string): boolean {
+  switch (scheme) {
+    case "http":
+    case "https":
+    case "ws":
+    case "wss":
+    case "ftp":
+    case "file":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether a lowercase scheme is special and carries an authority after any run of slashes: the
+ * special set minus `file`, whose slash forms read an empty host.
+ *
+ * @example
+ * ```ts
+ * isAuthorityScheme("wss"); // true
+ * isAuthorityScheme("file"); // false
+ * ```
+ */
+export function isAuthorityScheme(scheme: string): boolean {
+  return scheme !== "file" && isSpecialScheme(scheme);
+}

@@ -1,0 +1,113 @@
+import { stripTrailingDot } from "../url/host.js";
+import { normalizePercentEncoding } from "../url/percent-encoding.js";
+import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
+import { applyTrailingSlash } from "../url/trailing-slash.js";
+import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
+import type { TrackingMatcher } from "./tracking-matcher.js";
+
+/** What the generic pass produced. */
+export interface GenericResult {
+  /** The normalized URL, without fragment (see `fragment`). */
+  href: string;
+  /** The normalized host name (brackets kept for IPv6). */
+  hostname: string;
+  /** The input's fragment, percent-normalized, without `#`; `null` when it had none. */
+  fragment: string | null;
+  /** Names removed as tracking, in input order. */
+  stripped: string[];
+  /** The input query's pairs, percent-normalized, in input order (empty segments dropped). */
+  inputParams: readonly QueryParam[];
+}
+
+const NO_NAMES: string[] = [];
+const NO_PARAMS: readonly QueryParam[] = [];
+
+/**
+ * The generic normalization pass over a WHATWG-parsed http(s) URL. The WHATWG parser has already
+ * lowercased scheme and host, mapped IDNs to punycode (UTS #46), dropped default ports, resolved
+ * dot segments and given an empty path its `/`; this pass adds what RFC 3986 §6.2.2 asks beyond
+ * that (percent-encoding case and decoding of unreserved escapes, encoding of raw characters the
+ * component does not allow) and, per the options, the identity steps: trailing host dot and empty
+ * `?` removed, tracking parameters stripped, parameters sorted, trailing slash policy.
+ *
+ * The fragment is never part of `href`; it is returned apart so a domain rule may keep it.
+ *
+ * @example
+ * ```ts
+ * genericPass(new URL("HTTP://Example.COM:80/a/./b/../c/?gclid=1"), resolveNormalizeOptions(undefined)).href;
+ * // "http://example.com/a/c"
+ * ```
+ */
+export function genericPass(url: URL, options: ResolvedNormalizeOptions): GenericResult {
+  const identity = options.preset === "identity";
+  const hostname = identity ? stripTrailingDot(url.hostname) : url.hostname;
+  let href = `${url.protocol}//${userinfo(url)}${hostname}${url.port === "" ? "" : `:${url.port}`}`;
+  href += applyTrailingSlash(normalizePercentEncoding(url.pathname, "path"), options.trailingSlash);
+
+  let stripped = NO_NAMES;
+  let inputParams = NO_PARAMS;
+  const search = url.search;
+  if (search.length > 1) {
+    const query = normalizePercentEncoding(search.slice(1), "query");
+    if (options.stripTracking || options.sortParams) {
+      const params = splitQuery(query);
+      inputParams = params;
+      if (options.stripTracking) stripped = [];
+      const kept = options.stripTracking ? removeMatching(params, options.isTracking, stripped) : params;
+      const ordered = options.sortParams ? sortQueryParams(kept) : kept;
+      if (ordered.length > 0) href += `?${joinQuery(ordered)}`;
+      else if (!identity) href += "?";
+    } else {
+      inputParams = splitQuery(query);
+      href += `?${query}`;
+    }
+  } else if (!identity && hasEmptyQuery(url)) {
+    // url_canonicalize keeps the query verbatim, an empty one included.
+    href += "?";
+  }
+
+  const hash = url.hash;
+  const fragment =
+    hash.length > 1 ? normalizePercentEncoding(hash.slice(1), "fragment") : hash === "#" ? "" : null;
+  return { href, hostname, fragment, stripped, inputParams };
+}
+
+/**
+ * Removes the pairs whose name `isNoise` accepts, pushing removed names onto `removed` in order.
+ * Returns the kept pairs (the input array itself when none was removed).
+ *
+ * @example
+ * ```ts
+ * const removed: string[] = [];
+ * removeMatching([{ name: "gclid", value: "1" }], (n) => n === "gclid", removed); // []
+ * ```
+ */
+export function removeMatching(
+  params: readonly QueryParam[],
+  isNoise: TrackingMatcher,
+  removed: string[],
+): readonly QueryParam[] {
+  let kept: QueryParam[] | undefined;
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i] as QueryParam;
+    if (isNoise(p.name)) {
+      kept ??= params.slice(0, i);
+      removed.push(p.name);
+    } else if (kept !== undefined) kept.push(p);
+  }
+  return kept ?? params;
+}
+
+function userinfo(url: URL): string {
+  const { username, password } = url;
+  if (username === "" && password === "") return "";
+  const user = normalizePercentEncoding(username, "userinfo");
+  return password === "" ? `${user}@` : `${user}:${normalizePercentEncoding(password, "userinfo")}@`;
+}
+
+// WHATWG serializes "http://a/?" with an empty search getter but a "?" in href.
+function hasEmptyQuery(url: URL): boolean {
+  const href = url.href;
+  const end = url.hash === "" ? href.length : href.length - url.hash.length;
+  return href.charCodeAt(end - 1) === 0x3f;
+}

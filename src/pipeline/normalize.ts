@@ -1,0 +1,212 @@
+import type { DomainRule } from "../rules/domain-rule.js";
+import { parseInput } from "../url/parse-input.js";
+import { normalizePercentEncoding } from "../url/percent-encoding.js";
+import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
+import type { Explanation, ExplanationStep } from "./explanation.js";
+import { genericPass, removeMatching } from "./generic-pass.js";
+import type { NormalizeOptions } from "./normalize-options.js";
+import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
+import { ruleLookup } from "./rule-lookup.js";
+import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
+
+// An unwrapped link (google.com/url?q=…) goes through the whole pipeline again; a wrapper inside a
+// wrapper is real (AMP inside a Google redirect), a chain longer than this is an attack.
+const MAX_UNWRAP_DEPTH = 4;
+
+/**
+ * Turns `url` into its canonical form, offline. With the default `identity` preset: the generic
+ * pass, the first matching domain rule, a final tracking pass. With `rfc3986`: the syntactic
+ * normalization table of url_canonicalize, nothing more. Idempotent:
+ * `normalize(normalize(x)) === normalize(x)`.
+ *
+ * Throws `UrlError` (`invalid-url`, `unsupported-scheme`) and, for bad options, `TypeError`.
+ *
+ * @example
+ * ```ts
+ * normalize("HTTP://Example.COM:80/a/./b/../c/?gclid=1"); // "http://example.com/a/c"
+ * normalize("twitter.com/jack/status/20?s=20");          // "https://x.com/jack/status/20"
+ * ```
+ */
+export function normalize(url: string, options?: NormalizeOptions): string {
+  return run(url, resolveNormalizeOptions(options), undefined).canonical;
+}
+
+/**
+ * Like {@link normalize}, and says how: every stage's URL, the rule applied and the parameters
+ * stripped.
+ *
+ * @example
+ * ```ts
+ * explain("https://example.com/?utm_source=x&b=1").paramsStripped; // ["utm_source"]
+ * ```
+ */
+export function explain(url: string, options?: NormalizeOptions): Explanation {
+  const steps: ExplanationStep[] = [];
+  const result = run(url, resolveNormalizeOptions(options), steps);
+  return {
+    input: url,
+    canonical: result.canonical,
+    ruleApplied: result.ruleApplied,
+    paramsStripped: result.stripped,
+    steps,
+  };
+}
+
+/**
+ * {@link normalize} for callers that hold already-resolved options (the resolver runs it per hop).
+ *
+ * @example
+ * ```ts
+ * normalizeResolved("Example.com", resolveNormalizeOptions({ preset: "rfc3986" })).canonical; // "http://example.com/"
+ * ```
+ */
+export function normalizeResolved(
+  url: string,
+  options: ResolvedNormalizeOptions,
+): {
+  canonical: string;
+  ruleApplied: string | null;
+  stripped: string[];
+  afterGeneric: string;
+  afterRule: string;
+} {
+  const steps: ExplanationStep[] = [];
+  const result = run(url, options, steps);
+  const generic = steps.find((s) => s.stage === "generic")?.url ?? result.canonical;
+  const rule = steps.findLast((s) => s.stage === "rule")?.url ?? generic;
+  return { ...result, afterGeneric: generic, afterRule: rule };
+}
+
+interface RunResult {
+  canonical: string;
+  ruleApplied: string | null;
+  stripped: string[];
+}
+
+function run(
+  input: string,
+  options: ResolvedNormalizeOptions,
+  steps: ExplanationStep[] | undefined,
+): RunResult {
+  if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
+  const { url } = parseInput(input, options.defaultScheme);
+  return runParsed(url, options, steps, 0);
+}
+
+function runParsed(
+  url: URL,
+  options: ResolvedNormalizeOptions,
+  steps: ExplanationStep[] | undefined,
+  depth: number,
+): RunResult {
+  steps?.push({ stage: "parse", url: url.href });
+  const generic = genericPass(url, options);
+  steps?.push({ stage: "generic", url: generic.href });
+  const withFragment =
+    options.stripFragment || generic.fragment === null ? generic.href : `${generic.href}#${generic.fragment}`;
+
+  const unchanged = (): RunResult => {
+    steps?.push({ stage: "final", url: withFragment });
+    return {
+      canonical: withFragment,
+      ruleApplied: null,
+      stripped: orderByInput(generic.inputParams, generic.stripped),
+    };
+  };
+
+  const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
+  // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
+  // keeps it. The host prefilter spares the URL parse for hosts no rule claims.
+  if (lookup === undefined || !lookup.mayMatch(generic.hostname)) return unchanged();
+  const ruleInput = new URL(generic.href);
+  const rule = lookup.find(ruleInput);
+  if (rule === undefined) return unchanged();
+  if (generic.fragment !== null && keepsFragment(rule, generic.fragment)) ruleInput.hash = generic.fragment;
+  const output = applyRule(rule, ruleInput);
+  if (output === undefined) return unchanged();
+  steps?.push({ stage: "rule", url: output.href, rule: rule.name });
+
+  // The rule no longer claims its own output: the link was unwrapped to a new target, which is a
+  // link of its own and takes the whole pipeline from the start.
+  if (!rule.match(output) && depth < MAX_UNWRAP_DEPTH) {
+    const inner = runParsed(output, options, steps, depth + 1);
+    return {
+      canonical: inner.canonical,
+      ruleApplied: inner.ruleApplied ?? rule.name,
+      stripped: inner.stripped,
+    };
+  }
+
+  const final = finalPass(output, rule, options, generic.inputParams);
+  steps?.push({ stage: "final", url: final.href });
+  const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
+  return { canonical: final.href, ruleApplied: rule.name, stripped };
+}
+
+function keepsFragment(rule: DomainRule, fragment: string): boolean {
+  const keep = (rule as { keepFragment?: RegExp }).keepFragment;
+  return keep?.test(fragment) === true;
+}
+
+// link-canonical §10: a failing domain rule is best-effort — the URL continues without it. A rule
+// that returns something that is not an http(s) URL is treated the same way.
+function applyRule(rule: DomainRule, input: URL): URL | undefined {
+  try {
+    const out = rule.apply(input);
+    const url = typeof out === "string" ? new URL(out) : out;
+    if (
+      !(url instanceof URL) ||
+      (url.protocol !== "http:" && url.protocol !== "https:") ||
+      url.hostname === ""
+    )
+      return undefined;
+    return url;
+  } catch {
+    return undefined;
+  }
+}
+
+const ruleNoise = new WeakMap<DomainRule, TrackingMatcher>();
+
+/**
+ * link-canonical §15: generic normalization runs again after the rule, tracking only: the default
+ * tracking list plus the rule's own `stripParams`. The rule's path shape (Instagram's trailing
+ * slash) is final; parameters the rule dropped are counted as stripped.
+ */
+function finalPass(
+  url: URL,
+  rule: DomainRule,
+  options: ResolvedNormalizeOptions,
+  inputParams: readonly QueryParam[],
+): { href: string; removed: string[] } {
+  const removed: string[] = [];
+  let href = `${url.protocol}//${url.host}${normalizePercentEncoding(url.pathname, "path")}`;
+  const query = url.search.length > 1 ? normalizePercentEncoding(url.search.slice(1), "query") : "";
+  let params: readonly QueryParam[] = splitQuery(query);
+  const names = new Set(params.map((p) => p.name));
+  for (const { name } of inputParams) if (!names.has(name)) removed.push(name);
+  if (options.stripTracking) params = removeMatching(params, options.isTracking, removed);
+  if (rule.stripParams !== undefined && rule.stripParams.length > 0) {
+    // Cached per rule only for the common case; a keepParams list changes what the rule may strip.
+    let noise = options.keepParams.length === 0 ? ruleNoise.get(rule) : undefined;
+    if (noise === undefined) {
+      noise = createTrackingMatcher(rule.stripParams, options.keepParams);
+      if (options.keepParams.length === 0) ruleNoise.set(rule, noise);
+    }
+    params = removeMatching(params, noise, removed);
+  }
+  if (options.sortParams) params = sortQueryParams(params);
+  if (params.length > 0) href += `?${joinQuery(params)}`;
+  if (url.hash.length > 1 && (!options.stripFragment || keepsFragment(rule, url.hash.slice(1))))
+    href += url.hash;
+  return { href, removed };
+}
+
+function orderByInput(inputParams: readonly QueryParam[], removed: readonly string[]): string[] {
+  if (removed.length === 0) return [];
+  const set = new Set(removed);
+  const out: string[] = [];
+  for (const { name } of inputParams) if (set.has(name) && !out.includes(name)) out.push(name);
+  for (const name of removed) if (!out.includes(name)) out.push(name);
+  return out;
+}

@@ -1,0 +1,55 @@
+import type { DomainRule } from "../rules/domain-rule.js";
+import { createRuleMatcher, DeclaredRule } from "../rules/index.js";
+
+/** A compiled rules list: a cheap host prefilter in front of the first-match lookup. */
+export interface RuleLookup {
+  /**
+   * False when no rule can claim `hostname`, so the caller can skip building a `URL` for the
+   * lookup. Always true when a rule is user code (its `match` may look at anything).
+   */
+  mayMatch(hostname: string): boolean;
+  /** The first rule whose `match` accepts `url` (link-canonical §15: first match wins). */
+  find(url: URL): DomainRule | undefined;
+}
+
+const cache = new WeakMap<readonly DomainRule[], RuleLookup>();
+
+/**
+ * The lookup for one rules array, built once and cached by the array's identity (pass a new array
+ * to change the rules).
+ *
+ * Measured on the bench corpus (three quarters of its URLs on hosts no rule claims): the prefilter
+ * saves one WHATWG parse per unclaimed URL, about a third of the identity preset's time.
+ *
+ * @example
+ * ```ts
+ * ruleLookup(defaultRules).mayMatch("example.com"); // false
+ * ```
+ */
+export function ruleLookup(rules: readonly DomainRule[]): RuleLookup {
+  let lookup = cache.get(rules);
+  if (lookup === undefined) {
+    lookup = compile(rules);
+    cache.set(rules, lookup);
+  }
+  return lookup;
+}
+
+function compile(rules: readonly DomainRule[]): RuleLookup {
+  const find = createRuleMatcher(rules);
+  if (!rules.every((r) => r instanceof DeclaredRule)) return { mayMatch: () => true, find };
+  const exact = new Set<string>();
+  const suffixes: string[] = [];
+  for (const rule of rules as readonly DeclaredRule[]) {
+    for (const host of rule.hosts.exact) exact.add(host);
+    suffixes.push(...rule.hosts.suffixes);
+  }
+  return {
+    mayMatch(hostname) {
+      if (exact.has(hostname)) return true;
+      for (const suffix of suffixes) if (hostname.endsWith(suffix)) return true;
+      return false;
+    },
+    find,
+  };
+}

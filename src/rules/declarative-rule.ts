@@ -1,0 +1,103 @@
+/**
+ * One path rewrite of a declarative rule: when `match` matches the whole path, the path (and
+ * optionally the query) becomes `rewrite` with the captures filled in.
+ *
+ * `{name}` captures one path segment (or the part of one between literals); a final `/{name*}`
+ * captures the rest of the path, possibly empty. A trailing slash on the input path is tolerated.
+ *
+ * @example
+ * ```ts
+ * const embed: PathPattern = { match: "/embed/{id}", rewrite: "/watch?v={id}" };
+ * ```
+ */
+export interface PathPattern {
+  /** Path pattern, starting with `/`, e.g. `"/{user}/status/{id}/photo/{n}"`. */
+  readonly match: string;
+  /** Replacement path, starting with `/`; may set query parameters: `"/watch?v={id}"`. */
+  readonly rewrite: string;
+  /**
+   * Extension: the pattern applies only on these hosts (same syntax as `domains`, each covered by
+   * the rule's `domains`). Needed where one host's short form would misread another's paths:
+   * `youtu.be/{id}` must not turn `youtube.com/feed` into a video.
+   */
+  readonly hosts?: readonly string[];
+}
+
+/**
+ * Extension: which fragments survive a rule that otherwise strips them (GitHub's `#L10-L20`).
+ *
+ * @example
+ * ```ts
+ * const lines: FragmentKeep = { pattern: "L\\d+(-L\\d+)?", paths: ["/{owner}/{repo}/blob/{path*}"] };
+ * ```
+ */
+export interface FragmentKeep {
+  /** A regular expression (JavaScript syntax, `u` flag) the whole fragment, without `#`, must match. */
+  readonly pattern: string;
+  /** Path patterns (as in {@link PathPattern.match}); when given, the output path must match one. */
+  readonly paths?: readonly string[];
+}
+
+/**
+ * Extension: one way a wrapper link carries its target. Exactly one of `param` and `target`.
+ *
+ * @example
+ * ```ts
+ * const googleRedirect: UnwrapForm = { path: "/url", param: "q" };
+ * const wayback: UnwrapForm = { path: "/web/{timestamp}/{url*}", target: "{url}", keepQuery: true };
+ * ```
+ */
+export interface UnwrapForm {
+  /** Path pattern the wrapper's path must match (captures feed `target`). */
+  readonly path: string;
+  /** The query parameter holding the target URL (form-decoded). */
+  readonly param?: string;
+  /** Template of the target URL built from `path` captures, e.g. `"https://{target}"`. */
+  readonly target?: string;
+  /** Append the wrapper's query to a `target`-built URL (the Wayback Machine's does belong to it). @default false */
+  readonly keepQuery?: boolean;
+}
+
+/**
+ * A domain rule as users write it in YAML or JSON (and as the built-in rules ship in
+ * `data/domain-rules.yaml`): link-canonical's `DeclRule` (§18) plus the documented extensions
+ * `canonicalScheme`, `pathPatterns[].hosts`, `keepFragment` and `unwrap`. See `docs/rules.md`.
+ *
+ * @example
+ * ```ts
+ * const rule: DeclarativeRule = {
+ *   name: "youtube-v1",
+ *   domains: ["youtube.com", "www.youtube.com", "youtu.be"],
+ *   canonicalHost: "www.youtube.com",
+ *   canonicalScheme: "https",
+ *   keepParams: ["v"],
+ *   pathPatterns: [{ match: "/embed/{id}", rewrite: "/watch?v={id}" }],
+ * };
+ * loadRules(JSON.stringify([rule]));
+ * ```
+ */
+export interface DeclarativeRule {
+  /** Versioned name reported as `ruleApplied`, e.g. `"youtube-v1"`; unique within a document. */
+  readonly name: string;
+  /** Hosts the rule claims: exact names (`"youtu.be"`) or `"*.example.com"` for every subdomain (not the apex). */
+  readonly domains: readonly string[];
+  /**
+   * Replaces the host (and drops the port). In `"www.{domain}"`, `{domain}` is the shortest of
+   * `domains` that is the host or a parent of it: `amazon.de` and `smile.amazon.de` → `www.amazon.de`.
+   */
+  readonly canonicalHost?: string;
+  /** Extension: replaces the scheme (and drops the port). */
+  readonly canonicalScheme?: "http" | "https";
+  /** Allowlist: when non-empty, every other query parameter is dropped (exact names). */
+  readonly keepParams?: readonly string[];
+  /** Noise parameters, removed by the pipeline's final pass; `"utm_*"` matches by prefix. */
+  readonly stripParams?: readonly string[];
+  /** Path rewrites; the first whose `match` matches wins. */
+  readonly pathPatterns?: readonly PathPattern[];
+  /** `false` keeps every fragment. @default true */
+  readonly stripFragment?: boolean;
+  /** Extension: the fragments kept although `stripFragment` is true; a string is the `pattern`. */
+  readonly keepFragment?: string | FragmentKeep;
+  /** Extension: the rule unwraps links that carry their target; it then carries only `name` and `domains`. */
+  readonly unwrap?: readonly UnwrapForm[];
+}

@@ -1,0 +1,236 @@
+import type { DeclarativeRule } from "./declarative-rule.js";
+import type { DomainRule } from "./domain-rule.js";
+import { createHostSet, type HostSet } from "./host-set.js";
+import {
+  type CompiledPathPattern,
+  compilePathPattern,
+  matchPathPattern,
+  type Parsed,
+} from "./path-pattern.js";
+import { type CompiledRewrite, compileRewrite, rewriteQuery } from "./rewrite.js";
+import { compileTemplate, fillTemplate, type Template } from "./template.js";
+
+interface CompiledPattern {
+  readonly match: CompiledPathPattern;
+  readonly rewrite: CompiledRewrite;
+  readonly hosts: HostSet | undefined;
+}
+
+interface CompiledUnwrap {
+  readonly path: CompiledPathPattern;
+  readonly param: string | undefined;
+  readonly target: Template | undefined;
+  readonly keepQuery: boolean;
+}
+
+// Only reached for validated declarations, where every pattern compiled once already.
+function must<T>(parsed: Parsed<T>): T {
+  if (!parsed.ok) throw new Error(`unvalidated rule declaration: ${parsed.message}`);
+  return parsed.value;
+}
+
+const queryName = (pair: string): string => {
+  const eq = pair.indexOf("=");
+  return eq === -1 ? pair : pair.slice(0, eq);
+};
+
+// application/x-www-form-urlencoded, as every wrapper (google.com/url, l.facebook.com) writes it.
+function formDecode(value: string): string {
+  const spaced = value.replace(/\+/g, " ");
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+const isWebScheme = (url: URL): boolean => url.protocol === "https:" || url.protocol === "http:";
+
+/**
+ * A domain rule compiled from a validated {@link DeclarativeRule}: what `loadRules` returns and
+ * what the built-in rules are. `createRuleMatcher` recognizes these and indexes them by host.
+ *
+ * `apply` is total: a URL the rule does not claim comes back unchanged. It leaves `stripParams` to
+ * the pipeline's final pass (so the caller's `keepParams` can still save one) but applies the
+ * `keepParams` allowlist itself.
+ *
+ * @example
+ * ```ts
+ * const [rule] = loadRules('[{ "name": "x-v1", "domains": ["twitter.com", "x.com"], "canonicalHost": "x.com" }]');
+ * rule.apply(new URL("https://twitter.com/jack")).href; // "https://x.com/jack"
+ * ```
+ */
+export class DeclaredRule implements DomainRule {
+  readonly name: string;
+  /** The frozen declaration the rule was compiled from. */
+  readonly declaration: DeclarativeRule;
+  /** The hosts the rule claims (its `domains`). */
+  readonly hosts: HostSet;
+  readonly stripParams?: readonly string[];
+  /**
+   * Fragments (without `#`) this rule may keep. The pipeline leaves the hash on the URL it hands
+   * to `apply` when this matches; `apply` then decides by path (GitHub keeps `#L10` only on file
+   * links). Absent when the rule strips every fragment.
+   */
+  readonly keepFragment?: RegExp;
+  readonly match: (url: URL) => boolean;
+  readonly apply: (url: URL) => URL | string;
+
+  readonly #patterns: readonly CompiledPattern[];
+  readonly #keep: ReadonlySet<string> | undefined;
+  readonly #fragmentPaths: readonly CompiledPathPattern[] | undefined;
+  readonly #unwrap: readonly CompiledUnwrap[] | undefined;
+  /** `domains` without `*.`, shortest first: the candidates for `{domain}` in `canonicalHost`. */
+  readonly #bases: readonly string[];
+
+  constructor(declaration: DeclarativeRule) {
+    this.declaration = declaration;
+    this.name = declaration.name;
+    this.hosts = createHostSet(declaration.domains);
+    this.#bases = declaration.domains
+      .map((d) => (d.startsWith("*.") ? d.slice(2) : d))
+      .sort((a, b) => a.length - b.length);
+    if (declaration.stripParams !== undefined && declaration.stripParams.length > 0)
+      this.stripParams = declaration.stripParams;
+    const keep = declaration.keepParams ?? [];
+    this.#keep = keep.length > 0 ? new Set(keep) : undefined;
+    this.#patterns = (declaration.pathPatterns ?? []).map((p) => {
+      const match = must(compilePathPattern(p.match));
+      return {
+        match,
+        rewrite: must(compileRewrite(p.rewrite, match.names)),
+        hosts: p.hosts === undefined ? undefined : createHostSet(p.hosts),
+      };
+    });
+    const fragment = declaration.keepFragment;
+    if (declaration.stripFragment === false) this.keepFragment = /(?:)/;
+    else if (fragment !== undefined) {
+      const spec = typeof fragment === "string" ? { pattern: fragment } : fragment;
+      this.keepFragment = new RegExp(`^(?:${spec.pattern})$`, "u");
+      this.#fragmentPaths = spec.paths?.map((p) => must(compilePathPattern(p)));
+    }
+    this.#unwrap = declaration.unwrap?.map((u) => {
+      const path = must(compilePathPattern(u.path));
+      return {
+        path,
+        param: u.param,
+        target: u.target === undefined ? undefined : must(compileTemplate(u.target, path.names)),
+        keepQuery: u.keepQuery === true,
+      };
+    });
+
+    if (this.#unwrap !== undefined) {
+      // An unwrap rule claims a link only when it really carries an http(s) target, so that
+      // google.com/search falls through to later rules and `ruleApplied` never names a no-op.
+      this.match = (url) => this.#claims(url) && this.#unwrapTarget(url) !== undefined;
+      this.apply = (url) => (this.#claims(url) ? (this.#unwrapTarget(url) ?? url) : url);
+    } else {
+      this.match = (url) => this.#claims(url);
+      this.apply = (url) => (this.#claims(url) ? this.#rewrite(url) : url);
+    }
+    Object.freeze(this);
+  }
+
+  #claims(url: URL): boolean {
+    return isWebScheme(url) && this.hosts.has(url.hostname);
+  }
+
+  #unwrapTarget(url: URL): string | undefined {
+    for (const form of this.#unwrap ?? []) {
+      const values = matchPathPattern(form.path, url.pathname);
+      if (values === undefined) continue;
+      let raw: string | undefined;
+      if (form.param !== undefined) {
+        const search = url.search;
+        if (search.length > 1)
+          for (const pair of search.slice(1).split("&"))
+            if (queryName(pair) === form.param) {
+              raw = formDecode(pair.slice(form.param.length + 1));
+              break;
+            }
+      } else if (form.target !== undefined) {
+        raw = fillTemplate(form.target, values);
+        if (form.keepQuery && url.search.length > 1)
+          raw += (raw.includes("?") ? "&" : "?") + url.search.slice(1);
+      }
+      if (raw === undefined || raw === "") continue;
+      let target: URL;
+      try {
+        target = new URL(raw);
+      } catch {
+        continue;
+      }
+      // Only a web link is a target; javascript:, data: or a relative path leave the wrapper alone.
+      if (isWebScheme(target) && target.hostname !== "") return target.href;
+    }
+    return undefined;
+  }
+
+  #rewrite(url: URL): URL {
+    const host = url.hostname;
+    let setPairs: string[] | undefined;
+    let setNames: readonly string[] | undefined;
+    for (const p of this.#patterns) {
+      if (p.hosts !== undefined && !p.hosts.has(host)) continue;
+      const values = matchPathPattern(p.match, url.pathname);
+      if (values === undefined) continue;
+      url.pathname = fillTemplate(p.rewrite.path, values);
+      if (p.rewrite.query.length > 0) {
+        setPairs = rewriteQuery(p.rewrite, values);
+        setNames = p.rewrite.query.map((q) => q.name);
+      }
+      break;
+    }
+
+    const keep = this.#keep;
+    const search = url.search;
+    if (setPairs !== undefined || (keep !== undefined && search.length > 1)) {
+      // Raw pairs, never decoded and re-encoded, so kept parameters keep the generic pass's encoding.
+      const pairs = setPairs ?? [];
+      let changed = setPairs !== undefined;
+      if (search.length > 1)
+        for (const pair of search.slice(1).split("&")) {
+          const name = queryName(pair);
+          if (pair === "" || setNames?.includes(name) || (keep !== undefined && !keep.has(name)))
+            changed = true;
+          else pairs.push(pair);
+        }
+      if (changed) url.search = pairs.length > 0 ? `?${pairs.join("&")}` : "";
+    }
+
+    if (url.hash !== "" && !this.#keepsFragment(url)) url.hash = "";
+
+    const canonicalHost = this.declaration.canonicalHost;
+    if (canonicalHost !== undefined) {
+      url.hostname = canonicalHost.includes("{domain}")
+        ? canonicalHost.replace("{domain}", this.#baseOf(host))
+        : canonicalHost;
+      url.port = "";
+    }
+    const scheme = this.declaration.canonicalScheme;
+    if (scheme !== undefined && url.protocol !== `${scheme}:`) {
+      url.protocol = scheme;
+      url.port = "";
+    }
+    return url;
+  }
+
+  // The shortest of the rule's domains that is the host or a parent of it: "www.amazon.com.be" →
+  // "amazon.com.be". Taken from the rule's own data rather than the Public Suffix List, which does
+  // not know every store's second-level name (com.be is not a public suffix).
+  #baseOf(host: string): string {
+    for (const base of this.#bases)
+      if (host === base || (host.endsWith(base) && host.charCodeAt(host.length - base.length - 1) === 46))
+        return base;
+    return host;
+  }
+
+  #keepsFragment(url: URL): boolean {
+    const keep = this.keepFragment;
+    if (keep === undefined || !keep.test(url.hash.slice(1))) return false;
+    const paths = this.#fragmentPaths;
+    if (paths === undefined) return true;
+    for (const p of paths) if (matchPathPattern(p, url.pathname) !== undefined) return true;
+    return false;
+  }
+}

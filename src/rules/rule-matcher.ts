@@ -1,0 +1,64 @@
+import { DeclaredRule } from "./declared-rule.js";
+import type { DomainRule } from "./domain-rule.js";
+
+const NONE: readonly number[] = Object.freeze([]);
+
+function push(map: Map<string, number[]>, key: string, index: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [index]);
+  else if (list[list.length - 1] !== index) list.push(index);
+}
+
+/**
+ * Builds, once, the lookup the pipeline runs per URL: the first rule of `rules` (in list order)
+ * whose `match` accepts the URL. Declarative rules are indexed by host: an exact-host `Map` plus,
+ * for `*.example.com` domains, a walk over the host's parent names (O(labels)); only opaque rules
+ * (user code) are asked one by one. First-match order holds across both kinds. A host no rule
+ * claims costs one `Map` lookup and allocates nothing when there are no wildcard domains or
+ * opaque rules.
+ *
+ * @example
+ * ```ts
+ * const find = createRuleMatcher(defaultRules);
+ * find(new URL("https://youtu.be/dQw4w9WgXcQ"))?.name; // "youtube-v1"
+ * find(new URL("https://example.com/"));               // undefined
+ * ```
+ */
+export function createRuleMatcher(rules: readonly DomainRule[]): (url: URL) => DomainRule | undefined {
+  const list = [...rules];
+  const exact = new Map<string, number[]>();
+  const wildcard = new Map<string, number[]>();
+  const opaque: number[] = [];
+  list.forEach((rule, index) => {
+    if (!(rule instanceof DeclaredRule)) {
+      opaque.push(index);
+      return;
+    }
+    for (const host of rule.hosts.exact) push(exact, host, index);
+    for (const suffix of rule.hosts.suffixes) push(wildcard, suffix.slice(1), index);
+  });
+  const hasWildcards = wildcard.size > 0;
+
+  // The first index in `candidates` below `best` whose rule matches, else `best`.
+  const firstMatch = (candidates: readonly number[], url: URL, best: number): number => {
+    for (const index of candidates) {
+      if (index >= best) return best;
+      if ((list[index] as DomainRule).match(url)) return index;
+    }
+    return best;
+  };
+
+  return (url: URL): DomainRule | undefined => {
+    const host = url.hostname;
+    let best = firstMatch(exact.get(host) ?? NONE, url, list.length);
+    if (hasWildcards) {
+      // "*.example.com" claims every proper subdomain: try each parent name of the host.
+      for (let dot = host.indexOf("."); dot !== -1; dot = host.indexOf(".", dot + 1)) {
+        const candidates = wildcard.get(host.slice(dot + 1));
+        if (candidates !== undefined) best = firstMatch(candidates, url, best);
+      }
+    }
+    if (opaque.length > 0) best = firstMatch(opaque, url, best);
+    return best < list.length ? list[best] : undefined;
+  };
+}

@@ -1,0 +1,52 @@
+import { type Parsed, splitPlaceholders } from "./path-pattern.js";
+
+/** A compiled template: literal text and indexes into the capture values. */
+export type Template = readonly (string | number)[];
+
+/**
+ * Compiles a template (`"/watch?v={id}"`, `"https://{target}"`) against the capture names of its
+ * pattern; every placeholder must name one of them, so a typo fails at load instead of producing
+ * `/watch?v=` at run time.
+ *
+ * @example
+ * ```ts
+ * compileTemplate("/watch?v={id}", ["id"]); // { ok: true, value: ["/watch?v=", 0] }
+ * ```
+ */
+export function compileTemplate(text: string, names: readonly string[]): Parsed<Template> {
+  const split = splitPlaceholders(text);
+  if (!split.ok) return split;
+  const out: (string | number)[] = [];
+  for (const piece of split.value) {
+    if (typeof piece === "string") {
+      out.push(piece);
+      continue;
+    }
+    if (piece.rest) return { ok: false, message: `write "{${piece.name}}" in a template, without "*"` };
+    const index = names.indexOf(piece.name);
+    if (index === -1) {
+      const known = names.length === 0 ? "the pattern has none" : `known: ${names.join(", ")}`;
+      return { ok: false, message: `"{${piece.name}}" is not a capture of the pattern (${known})` };
+    }
+    out.push(index);
+  }
+  return { ok: true, value: out };
+}
+
+/**
+ * Fills a compiled template with capture values, passing each value through `encode`.
+ *
+ * @example
+ * ```ts
+ * fillTemplate(["/watch?v=", 0], ["abc"]); // "/watch?v=abc"
+ * ```
+ */
+export function fillTemplate(
+  template: Template,
+  values: readonly string[],
+  encode: (value: string) => string = (v) => v,
+): string {
+  let out = "";
+  for (const piece of template) out += typeof piece === "number" ? encode(values[piece] ?? "") : piece;
+  return out;
+}

@@ -1,0 +1,79 @@
+import { UrlError } from "../errors/url-error.js";
+import { schemeTokenLength } from "./scheme-token.js";
+
+/** The result of {@link parseInput}: the WHATWG-parsed URL and the string it was parsed from. */
+export interface ParsedInput {
+  url: URL;
+  /** The trimmed input with the default scheme prepended where it had none. */
+  text: string;
+}
+
+/**
+ * Trims `raw`, gives it `defaultScheme` when it has no `scheme:` token, parses it with the WHATWG
+ * URL parser and accepts only http and https.
+ *
+ * Throws `UrlError` `invalid-url` when it does not parse, `unsupported-scheme` for any other scheme.
+ *
+ * @example
+ * ```ts
+ * parseInput(" Example.com/a ", "http").url.href; // "http://example.com/a"
+ * ```
+ */
+export function parseInput(raw: string, defaultScheme: "http" | "https"): ParsedInput {
+  const trimmed = removeTabAndNewline(trimEdges(raw));
+  if (trimmed === "") throw new UrlError("invalid-url", "invalid URL: empty input", { url: raw });
+  const text =
+    schemeTokenLength(trimmed) === 0 ? `${defaultScheme}://${stripLeadingSlashes(trimmed)}` : trimmed;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch (cause) {
+    throw new UrlError("invalid-url", `invalid URL: ${JSON.stringify(raw)}`, { url: raw, cause });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UrlError(
+      "unsupported-scheme",
+      `unsupported scheme "${url.protocol.slice(0, -1)}": ${JSON.stringify(raw)}`,
+      {
+        url: raw,
+      },
+    );
+  }
+  if (url.hostname === "")
+    throw new UrlError("invalid-url", `invalid URL (no host): ${JSON.stringify(raw)}`, { url: raw });
+  return { url, text };
+}
+
+// WHATWG URL §4.4 basic URL parser, step 1 trims C0 controls and space from both ends; String#trim
+// adds the Unicode white space a paste from a document or an email carries (NBSP, U+2028, BOM).
+function trimEdges(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isEdgeJunk(s.charCodeAt(start))) start++;
+  while (end > start && isEdgeJunk(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+function isEdgeJunk(c: number): boolean {
+  return c <= 0x20 || (c >= 0x7f && WHITESPACE.test(String.fromCharCode(c)));
+}
+
+const WHITESPACE = /\s/;
+
+// WHATWG URL §4.4 basic URL parser, step 3: remove all ASCII tab or newline from input. It must
+// happen before the scheme token is looked for, or "h\tttp://x" would get a second scheme.
+function removeTabAndNewline(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x09 || c === 0x0a || c === 0x0d) return s.replace(/[\t\n\r]/g, "");
+  }
+  return s;
+}
+
+// "//example.com/x" is a protocol-relative reference: it names a host, so it gets the default
+// scheme like "example.com/x" does.
+function stripLeadingSlashes(s: string): string {
+  let i = 0;
+  while (i < s.length && (s.charCodeAt(i) === 0x2f || s.charCodeAt(i) === 0x5c)) i++;
+  return i === 0 ? s : s.slice(i);
+}

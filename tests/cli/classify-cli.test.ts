@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { describe, it } from "node:test";
+import { fromRoot } from "../helpers/paths.js";
+
+const BIN = fromRoot("dist", "cli", "bin.js");
+
+function run(args: string[], stdin = "") {
+  const result = spawnSync(process.execPath, [BIN, "classify", ...args], { input: stdin, encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("canonurl classify", () => {
+  it("prints one tab-separated line per argument, in order", () => {
+    const { code, stdout, stderr } = run([
+      "https://trusted@evil.test/",
+      "https:/evil.test:8443",
+      "\\\\evil.test/x",
+      "foo bar@evil.test/x",
+      "",
+    ]);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(stdout.split("\n"), [
+      "absolute\thttps\tevil.test\t\tuserinfo\thttps://trusted@evil.test/",
+      "hidden-host\thttps\tevil.test\t8443\t\thttps:/evil.test:8443",
+      "protocol-relative\t\tevil.test\t\tbackslash\t\\\\evil.test/x",
+      "schemeless-host\t\t\t\thost-unrecoverable\tfoo bar@evil.test/x",
+      "empty\t\t\t\t\t",
+      "",
+    ]);
+  });
+
+  it("reads stdin line by line when given no strings, CRLF included, blank lines kept", () => {
+    const { code, stdout } = run([], "https://anime\tbytes.tv/x\r\n\n/relative\n");
+    assert.equal(code, 0);
+    assert.deepEqual(stdout.split("\n"), [
+      "absolute\thttps\tanimebytes.tv\t\ttab-or-newline\thttps://animebytes.tv/x",
+      "empty\t\t\t\t\t",
+      "relative\t\t\t\t\t/relative",
+      "",
+    ]);
+  });
+
+  it("--json prints one object per input with the input and every fact", () => {
+    const { code, stdout } = run(["--json", "ht\ttps://EVIL.test:443/", "--", "-x"]);
+    assert.equal(code, 0);
+    const lines = stdout.trimEnd().split("\n");
+    assert.equal(lines.length, 2);
+    assert.deepEqual(JSON.parse(lines[0] ?? ""), {
+      input: "ht\ttps://EVIL.test:443/",
+      class: "absolute",
+      trimmed: "https://EVIL.test:443/",
+      host: "evil.test",
+      scheme: "https",
+      port: "443",
+      hasBackslash: false,
+      hasTabOrNewline: true,
+      hasUserInfo: false,
+      hostUnrecoverable: false,
+    });
+    assert.equal(JSON.parse(lines[1] ?? "").class, "schemeless-host");
+  });
+
+  it("--help prints usage and exits 0", () => {
+    const { code, stdout } = run(["--help"]);
+    assert.equal(code, 0);
+    assert.match(stdout, /^Usage: canonurl classify \[--json\]/);
+  });
+
+  it("exits 2 on an unknown option, printing nothing on stdout", () => {
+    const { code, stdout, stderr } = run(["--bogus", "x"]);
+    assert.equal(code, 2);
+    assert.equal(stdout, "");
+    assert.match(stderr, /bogus/);
+  });
+});

@@ -1,0 +1,221 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { isRuleError, type RuleError, type RuleProblem } from "../../src/errors/index.js";
+import { DeclaredRule } from "../../src/rules/declared-rule.js";
+import { compileRules, loadRules } from "../../src/rules/load-rules.js";
+import { validateRules } from "../../src/rules/validate-rules.js";
+
+function problemsOf(run: () => unknown): RuleProblem[] {
+  try {
+    run();
+  } catch (e) {
+    assert.ok(isRuleError(e), `expected a RuleError, got ${String(e)}`);
+    assert.equal((e as RuleError).code, "invalid-rule");
+    return [...(e as RuleError).problems];
+  }
+  assert.fail("expected loadRules to throw");
+}
+
+const paths = (problems: RuleProblem[]) => problems.map((p) => p.path);
+
+describe("loadRules", () => {
+  it("compiles YAML and JSON into declared rules", () => {
+    const yaml = loadRules(
+      "- name: shop-v1\n  domains: [shop.example, www.shop.example]\n  canonicalHost: www.shop.example\n",
+    );
+    const json = loadRules('[{"name":"shop-v1","domains":["shop.example"]}]', "json");
+    assert.equal(yaml.length, 1);
+    assert.ok(yaml[0] instanceof DeclaredRule);
+    assert.equal(yaml[0]?.name, "shop-v1");
+    assert.equal(json[0]?.name, "shop-v1");
+    assert.equal(yaml[0]?.apply(new URL("http://shop.example/a")).toString(), "http://www.shop.example/a");
+    assert.deepEqual(loadRules("[]"), []);
+  });
+
+  it("reports a problem deep in the document at its path", () => {
+    const doc = [
+      { name: "a-v1", domains: ["a.example"] },
+      { name: "b-v1", domains: ["b.example"] },
+      { name: "c-v1", domains: ["c.example"], pathPatterns: [{ match: "/x/{id}", rewrite: "/y/{nope}" }] },
+    ];
+    const problems = problemsOf(() => loadRules(JSON.stringify(doc), "json"));
+    assert.deepEqual(paths(problems), ["[2].pathPatterns[0].rewrite"]);
+    assert.match(problems[0]?.message ?? "", /\{nope\}/);
+  });
+
+  it("reports every problem of every rule in one error", () => {
+    const text = `
+- name: a-v1
+  domains: [Example.com, "*.ok.example", "bad host"]
+  canonicalhost: x
+  keepParams: ["utm_*"]
+  stripParams: ["*", "a*b"]
+  pathPatterns:
+    - { match: "embed/{id}", rewrite: "/w" }
+    - { match: "/e/{id}", rewrite: "/w?v={id}", hosts: [other.example], extra: 1 }
+  stripFragment: "no"
+- name: a-v1
+  domains: []
+  canonicalScheme: ftp
+- 42
+- name: d-v1
+  domains: [d.example]
+  canonicalHost: www.d.example
+  keepFragment: "("
+- name: e-v1
+  domains: [e.example]
+  stripFragment: false
+  keepFragment: "L\\\\d+"
+`;
+    const problems = problemsOf(() => loadRules(text));
+    assert.deepEqual(paths(problems), [
+      "[0].canonicalhost",
+      "[0].domains[0]",
+      "[0].domains[2]",
+      "[0].keepParams[0]",
+      "[0].stripParams[0]",
+      "[0].stripParams[1]",
+      "[0].pathPatterns[0].match",
+      "[0].pathPatterns[1].extra",
+      "[0].pathPatterns[1].hosts[0]",
+      "[0].stripFragment",
+      "[1].name",
+      "[1].domains",
+      "[1].canonicalScheme",
+      "[2]",
+      "[3].canonicalHost",
+      "[3].keepFragment",
+      "[4].keepFragment",
+    ]);
+    const hint = problems.find((p) => p.path === "[0].canonicalhost");
+    assert.match(hint?.message ?? "", /did you mean "canonicalHost"/);
+    assert.match(problems.find((p) => p.path === "[1].name")?.message ?? "", /already the name of \[0\]/);
+  });
+
+  it("the error message names the count and the first problems", () => {
+    try {
+      loadRules('[{"domains":["a.example"]},{"name":"b"}]');
+      assert.fail("expected a throw");
+    } catch (e) {
+      assert.match(
+        (e as Error).message,
+        /^2 problems in domain rules: \[0\]\.name: required.*\[1\]\.domains: required/,
+      );
+    }
+  });
+
+  it("syntax errors are problems at the document path", () => {
+    const yaml = problemsOf(() => loadRules("- name: a\n  domains: [a\n"));
+    assert.ok(yaml.length >= 1);
+    assert.ok(yaml.every((p) => p.path === "" && p.message.startsWith("invalid YAML")));
+    const json = problemsOf(() => loadRules("[{", "json"));
+    assert.deepEqual(paths(json), [""]);
+    assert.match(json[0]?.message ?? "", /invalid JSON/);
+    assert.deepEqual(paths(problemsOf(() => loadRules("name: a"))), [""], "a document is a list");
+    assert.deepEqual(paths(problemsOf(() => loadRules("- name: a\n  name: b\n  domains: [a.example]\n"))), [
+      "",
+    ]);
+  });
+
+  it("unwrap rules carry only name, domains and unwrap, each form one of param or target", () => {
+    const doc = [
+      {
+        name: "w-v1",
+        domains: ["w.example"],
+        canonicalHost: "w.example",
+        unwrap: [
+          { path: "/go", param: "u", target: "https://a.example" },
+          { path: "/go" },
+          { path: "/to/{rest*}", target: "https://{nope}" },
+          { path: "/r", param: "u", keepQuery: true },
+          "x",
+        ],
+      },
+      { name: "v-v1", domains: ["v.example"], unwrap: [] },
+    ];
+    assert.deepEqual(paths(problemsOf(() => compileRules(doc))), [
+      "[0].unwrap[0]",
+      "[0].unwrap[1]",
+      "[0].unwrap[2].target",
+      "[0].unwrap[3].keepQuery",
+      "[0].unwrap[4]",
+      "[0].canonicalHost",
+      "[1].unwrap",
+    ]);
+  });
+
+  it("a canonical host must be one the rule claims, or its output would escape it", () => {
+    const problems = problemsOf(() =>
+      compileRules([{ name: "a-v1", domains: ["a.example"], canonicalHost: "b.example" }]),
+    );
+    assert.deepEqual(paths(problems), ["[0].canonicalHost"]);
+    assert.deepEqual(
+      paths(
+        problemsOf(() =>
+          compileRules([{ name: "a-v1", domains: ["a.example"], canonicalHost: "{domain}.x" }]),
+        ),
+      ),
+      ["[0].canonicalHost"],
+    );
+    assert.equal(
+      compileRules([{ name: "a-v1", domains: ["*.a.example"], canonicalHost: "www.a.example" }]).length,
+      1,
+    );
+  });
+
+  it("rejects a non-string text and an unknown format with TypeError", () => {
+    assert.throws(() => loadRules(42 as unknown as string), TypeError);
+    assert.throws(() => loadRules("[]", "toml" as "json"), TypeError);
+  });
+
+  it("returns frozen declarations holding only known fields", () => {
+    const [rule] = compileRules([{ name: "a-v1", domains: ["a.example"], stripParams: ["x"] }]);
+    assert.ok(rule);
+    assert.ok(Object.isFrozen(rule.declaration));
+    assert.ok(Object.isFrozen(rule.declaration.domains));
+    assert.ok(Object.isFrozen(rule));
+    assert.deepEqual(rule.stripParams, ["x"]);
+  });
+});
+
+describe("validateRules is total", () => {
+  // Each field is either a plausible value or anything at all, so both the valid branch and the
+  // problem branches are reached; the counters prove it.
+  const field = (...valid: unknown[]) => fc.oneof(fc.constantFrom(...valid), fc.anything());
+  const rule = fc.record(
+    {
+      name: field("a-v1", "b-v1"),
+      domains: field(["a.example"], ["*.a.example", "b.example"]),
+      canonicalHost: field("a.example", "www.{domain}"),
+      canonicalScheme: field("https", "http"),
+      keepParams: field(["v"], []),
+      stripParams: field(["t", "utm_*"]),
+      pathPatterns: field([{ match: "/e/{id}", rewrite: "/w?v={id}" }], [{ match: "/{r*}", rewrite: "/" }]),
+      stripFragment: field(true, false),
+      keepFragment: field("L\\d+", { pattern: "x", paths: ["/a/{b*}"] }),
+      unwrap: field([{ path: "/go", param: "u" }]),
+    },
+    { requiredKeys: [] },
+  );
+
+  it("never throws, and a document without problems always compiles", () => {
+    let valid = 0;
+    let invalid = 0;
+    fc.assert(
+      fc.property(fc.oneof(fc.array(rule, { maxLength: 3 }), fc.anything()), (doc) => {
+        const { problems } = validateRules(doc);
+        if (problems.length === 0) {
+          valid++;
+          compileRules(doc);
+        } else {
+          invalid++;
+          for (const p of problems) assert.equal(typeof p.path, "string");
+        }
+      }),
+      { seed: 20261202, numRuns: 600 },
+    );
+    assert.ok(valid > 10, `valid branch reached ${valid} times`);
+    assert.ok(invalid > 10, `invalid branch reached ${invalid} times`);
+  });
+});

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { compilePathPattern, matchPathPattern } from "../../src/rules/path-pattern.js";
+import { compileRewrite, rewriteQuery } from "../../src/rules/rewrite.js";
+import { compileTemplate, fillTemplate } from "../../src/rules/template.js";
+
+function compiled(text: string) {
+  const p = compilePathPattern(text);
+  if (!p.ok) throw new Error(`${text}: ${p.message}`);
+  return p.value;
+}
+
+function message(result: { ok: boolean; message?: string }): string {
+  assert.equal(result.ok, false, "expected a compile error");
+  return result.message ?? "";
+}
+
+describe("path patterns", () => {
+  it("captures one segment per {name} and tolerates a trailing slash", () => {
+    const p = compiled("/{user}/status/{id}");
+    assert.deepEqual(p.names, ["user", "id"]);
+    assert.deepEqual(matchPathPattern(p, "/jack/status/20"), ["jack", "20"]);
+    assert.deepEqual(matchPathPattern(p, "/jack/status/20/"), ["jack", "20"]);
+    assert.equal(matchPathPattern(p, "/jack/status/20/photo/1"), undefined);
+    assert.equal(matchPathPattern(p, "/jack/status/"), undefined, "a capture is never empty");
+  });
+
+  it("a final {name*} takes the rest of the path, possibly nothing", () => {
+    const p = compiled("/dp/{asin}/{rest*}");
+    assert.deepEqual(matchPathPattern(p, "/dp/B0"), ["B0", ""]);
+    assert.deepEqual(matchPathPattern(p, "/dp/B0/"), ["B0", ""]);
+    assert.deepEqual(matchPathPattern(p, "/dp/B0/ref=sr_1/x"), ["B0", "ref=sr_1/x"]);
+    assert.equal(matchPathPattern(p, "/dpx/B0"), undefined);
+    const wayback = compiled("/web/{ts}/{url*}");
+    assert.deepEqual(matchPathPattern(wayback, "/web/2020/https://example.com/a/"), [
+      "2020",
+      "https://example.com/a/",
+    ]);
+  });
+
+  it("literals are literal: regex characters do not leak", () => {
+    const p = compiled("/l.php");
+    assert.ok(matchPathPattern(p, "/l.php"));
+    assert.equal(matchPathPattern(p, "/lXphp"), undefined);
+    const mixed = compiled("/item/{id}.html");
+    assert.deepEqual(matchPathPattern(mixed, "/item/42.html"), ["42"]);
+    assert.deepEqual(matchPathPattern(compiled("/"), "/"), []);
+    assert.equal(matchPathPattern(compiled("/"), "/x"), undefined);
+  });
+
+  it("rejects malformed patterns with a reason", () => {
+    assert.match(message(compilePathPattern("embed/{id}")), /starts with "\/"/);
+    assert.match(message(compilePathPattern("/watch?v={id}")), /no query/);
+    assert.match(message(compilePathPattern("/a/{id")), /unclosed/);
+    assert.match(message(compilePathPattern("/a/id}")), /unmatched/);
+    assert.match(message(compilePathPattern("/a/{1d}")), /bad placeholder/);
+    assert.match(message(compilePathPattern("/{a}/{a}")), /twice/);
+    assert.match(message(compilePathPattern("/{a}{b}")), /separated/);
+    assert.match(message(compilePathPattern("/{rest*}/x")), /whole last segment/);
+    assert.match(message(compilePathPattern("/x{rest*}")), /whole last segment/);
+  });
+});
+
+describe("templates and rewrites", () => {
+  it("a template may only use the pattern's captures", () => {
+    assert.deepEqual(compileTemplate("https://{target}", ["target"]), { ok: true, value: ["https://", 0] });
+    assert.match(message(compileTemplate("/watch?v={idd}", ["id"])), /not a capture.*known: id/);
+    assert.match(message(compileTemplate("/{rest*}", ["rest"])), /without "\*"/);
+    assert.equal(fillTemplate(["/p/", 0, "/"], ["abc"]), "/p/abc/");
+  });
+
+  it("a rewrite splits into a path and the parameters it sets", () => {
+    const r = compileRewrite("/watch?v={id}&feature", ["id"]);
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.path, ["/watch"]);
+    assert.deepEqual(rewriteQuery(r.value, ["a&b=c+d"]), ["v=a%26b%3Dc%2Bd", "feature"]);
+    assert.match(message(compileRewrite("watch", [])), /starts with/);
+    assert.match(message(compileRewrite("/a#b", [])), /no fragment/);
+    assert.match(message(compileRewrite("/a?{k}=1", ["k"])), /literal/);
+    assert.match(message(compileRewrite("/a?x=1&&y=2", [])), /empty query/);
+  });
+});

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import type { DomainRule } from "../../src/rules/domain-rule.js";
+import { compileRules } from "../../src/rules/load-rules.js";
+import { createRuleMatcher } from "../../src/rules/rule-matcher.js";
+
+const declared = (name: string, domains: string[], extra: object = {}): DomainRule => {
+  const [rule] = compileRules([{ name, domains, ...extra }]);
+  assert.ok(rule);
+  return rule;
+};
+const opaque = (name: string, test: (url: URL) => boolean): DomainRule => ({
+  name,
+  match: test,
+  apply: (u) => u,
+});
+const nameFor = (find: (url: URL) => DomainRule | undefined, url: string) => find(new URL(url))?.name;
+
+describe("createRuleMatcher", () => {
+  it("finds the first matching rule in list order across indexed and opaque rules", () => {
+    const rules = [
+      declared("a-v1", ["a.example"]),
+      opaque("any-b", (u) => u.hostname.endsWith("b.example")),
+      declared("b-v1", ["b.example", "*.c.example"]),
+      declared("c-v1", ["x.c.example"]),
+      opaque("last", () => true),
+    ];
+    const find = createRuleMatcher(rules);
+    assert.equal(nameFor(find, "https://a.example/"), "a-v1");
+    assert.equal(
+      nameFor(find, "https://b.example/"),
+      "any-b",
+      "an earlier opaque rule wins over a later indexed one",
+    );
+    assert.equal(
+      nameFor(find, "https://x.c.example/"),
+      "b-v1",
+      "an earlier wildcard wins over a later exact name",
+    );
+    assert.equal(nameFor(find, "https://c.example/"), "last", "a wildcard does not claim its apex");
+    assert.equal(nameFor(find, "https://deep.y.c.example/"), "b-v1");
+    assert.equal(nameFor(find, "https://nobody.example/"), "last");
+    assert.equal(createRuleMatcher(rules.slice(0, 4))(new URL("https://nobody.example/")), undefined);
+  });
+
+  it("asks match() of the host's candidates, so an unwrap rule that declines lets the next one in", () => {
+    const rules = [
+      declared("go-v1", ["g.example"], { unwrap: [{ path: "/url", param: "q" }] }),
+      declared("g-v1", ["g.example"]),
+    ];
+    const find = createRuleMatcher(rules);
+    assert.equal(nameFor(find, "https://g.example/url?q=https://a.example/"), "go-v1");
+    assert.equal(nameFor(find, "https://g.example/search?q=x"), "g-v1");
+  });
+
+  it("is built once: later changes to the array do not leak in", () => {
+    const rules = [declared("a-v1", ["a.example"])];
+    const find = createRuleMatcher(rules);
+    rules.length = 0;
+    assert.equal(nameFor(find, "https://a.example/"), "a-v1");
+  });
+
+  it("agrees with a linear first-match search", () => {
+    const hosts = ["a.example", "b.example", "x.b.example", "y.x.b.example", "c.example", "d.example"];
+    const entries = ["a.example", "b.example", "*.b.example", "x.b.example", "*.x.b.example", "c.example"];
+    const ruleArb = fc.oneof(
+      fc
+        .uniqueArray(fc.constantFrom(...entries), { minLength: 1, maxLength: 3 })
+        .map((d) => ({ kind: "declared" as const, d })),
+      fc.constantFrom(...hosts).map((h) => ({ kind: "opaque" as const, h })),
+    );
+    let hits = 0;
+    fc.assert(
+      fc.property(fc.array(ruleArb, { maxLength: 6 }), fc.constantFrom(...hosts), (specs, host) => {
+        const rules = specs.map((s, i) =>
+          s.kind === "declared" ? declared(`r${i}-v1`, s.d) : opaque(`o${i}`, (u) => u.hostname === s.h),
+        );
+        const url = new URL(`https://${host}/p`);
+        const expected = rules.find((r) => r.match(url));
+        if (expected !== undefined) hits++;
+        assert.equal(createRuleMatcher(rules)(url), expected);
+      }),
+      { seed: 20261202, numRuns: 500 },
+    );
+    assert.ok(hits > 100, `a rule matched in ${hits} runs`);
+  });
+});
