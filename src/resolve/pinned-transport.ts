@@ -107,8 +107,7 @@ function toHeaders(raw: Record<string, string | string[] | undefined>): Record<s
  * and never an environment proxy. The connector resolves the host name only to the validated
  * addresses, while TLS SNI and certificate verification use the host name; `rejectUnauthorized` is
  * always on and `ca` adds to Node's roots. Connections are kept alive and reused across hops and URLs
- * while the origin resolves to the same addresses (undici closes the connection after a HEAD, by design,
- * against servers that send a body anyway). Every failure is a `CanonError` (see
+ * while the origin resolves to the same addresses, HEAD included. Every failure is a `CanonError` (see
  * {@link toCanonError}); the body iterator maps read errors the same way.
  *
  * Timeouts: `connectTimeoutMs` bounds TCP + TLS setup; `readTimeoutMs` bounds the wait for the
@@ -214,6 +213,11 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
           method: request.method,
           headers: { ...request.headers },
           signal: request.signal,
+          // undici closes the connection after every HEAD unless the request says otherwise
+          // (client-h1.js, undici#258, against servers that send a body anyway). Every hop starts with
+          // HEAD, so without this no connection would be reused; a server that does send a HEAD body
+          // only breaks its own next response on a connection already pinned to it.
+          reset: false,
           headersTimeout: request.readTimeoutMs,
           bodyTimeout: request.readTimeoutMs,
         });
