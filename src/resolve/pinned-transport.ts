@@ -222,10 +222,10 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
           bodyTimeout: request.readTimeoutMs,
         });
       } catch (error) {
-        // No response: the connection failed, timed out or was aborted. Drop the Client rather than
-        // trust its state for the next request (see closeClient).
+        // No response: the connection failed, timed out or was aborted. Retire the Client rather than
+        // trust its state for the next request (see closeClient); requests already queued on it finish.
         destination.clients = destination.clients.filter((c) => c !== client);
-        void client.destroy().catch(() => {});
+        void closeClient(client);
         throw toCanonError(error, href, request.signal);
       }
       const body = data.body;

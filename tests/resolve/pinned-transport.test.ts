@@ -350,6 +350,9 @@ describe("pinned transport over HTTPS", {
     try {
       const error = await rejectsWith(transport.request(req(server.origin("bad.test"))), "tls");
       assert.match(error.message, /ALTNAME|bad\.test/);
+      // The failure poisons nothing: the same transport still serves the right name.
+      const good = await transport.request(req(server.origin("good.test")));
+      assert.equal(await text(good), "secure");
     } finally {
       await transport.close();
     }
