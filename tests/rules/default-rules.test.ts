@@ -65,6 +65,28 @@ describe("defaultRules", () => {
     }
   });
 
+  it("every canonical path is a fixed point of its rule, with or without a trailing slash", () => {
+    let checked = 0;
+    for (const rule of declared(defaultRules)) {
+      const host = [...rule.hosts.exact][0] as string;
+      for (const p of rule.declaration.pathPatterns ?? []) {
+        let i = 0;
+        const sample = p.match.replace(/\/\{\w+\*\}$/, "").replace(/\{\w+\}/g, () => `x${i++}`);
+        const onHost = p.hosts?.[0] ?? host;
+        const once = rule.apply(new URL(`https://${onHost}${sample}`)) as URL;
+        for (const path of [
+          once.pathname,
+          once.pathname.endsWith("/") ? once.pathname.slice(0, -1) : `${once.pathname}/`,
+        ]) {
+          const again = rule.apply(new URL(`${once.origin}${path}${once.search}`)) as URL;
+          assert.equal(again.href, once.href, `${rule.name} ${p.match}: ${path}`);
+        }
+        checked++;
+      }
+    }
+    assert.ok(checked >= 20, `${checked} patterns checked`);
+  });
+
   it("claim no shortener host: those need the network", () => {
     const find = createRuleMatcher(defaultRules);
     for (const host of shorteners) assert.equal(find(new URL(`https://${host}/abc`)), undefined, host);
