@@ -44,6 +44,9 @@ function formDecode(value: string): string {
   }
 }
 
+// Real links nest a wrapper in itself once or twice; more is a loop or an attack.
+const MAX_NESTED_UNWRAP = 4;
+
 const isWebScheme = (url: URL): boolean => url.protocol === "https:" || url.protocol === "http:";
 
 /**
@@ -123,7 +126,7 @@ export class DeclaredRule implements DomainRule {
       // An unwrap rule claims a link only when it really carries an http(s) target, so that
       // google.com/search falls through to later rules and `ruleApplied` never names a no-op.
       this.match = (url) => this.#claims(url) && this.#unwrapTarget(url) !== undefined;
-      this.apply = (url) => (this.#claims(url) ? (this.#unwrapTarget(url) ?? url) : url);
+      this.apply = (url) => (this.#claims(url) ? (this.#unwrapNested(url) ?? url) : url);
     } else {
       this.match = (url) => this.#claims(url);
       this.apply = (url) => (this.#claims(url) ? this.#rewrite(url) : url);
@@ -133,6 +136,20 @@ export class DeclaredRule implements DomainRule {
 
   #claims(url: URL): boolean {
     return isWebScheme(url) && this.hosts.has(url.hostname);
+  }
+
+  // A wrapper inside a wrapper of the same kind (google.com/url?q=google.com/url?q=…) is peeled here,
+  // bounded: the pipeline starts over only on output its rule no longer claims.
+  #unwrapNested(url: URL): string | undefined {
+    let target = this.#unwrapTarget(url);
+    for (let depth = 0; target !== undefined && depth < MAX_NESTED_UNWRAP; depth++) {
+      const inner = new URL(target);
+      if (!this.#claims(inner)) break;
+      const next = this.#unwrapTarget(inner);
+      if (next === undefined) break;
+      target = next;
+    }
+    return target;
   }
 
   #unwrapTarget(url: URL): string | undefined {

@@ -156,3 +156,26 @@ describe("a declared unwrap rule", () => {
     assert.equal(r.match(new URL("https://t.example/go?u=https://a.example/")), true);
   });
 });
+
+describe("nested wrappers of one kind", () => {
+  const r = rule({ unwrap: [{ path: "/go", param: "u" }] });
+  const wrap = (target: string) => `https://t.example/go?u=${encodeURIComponent(target)}`;
+
+  it("are peeled to the first target the rule does not claim", () => {
+    assert.equal(r.apply(new URL(wrap(wrap(wrap("https://a.example/x"))))), "https://a.example/x");
+  });
+
+  it("stop at the innermost wrapper that carries no target", () => {
+    assert.equal(
+      r.apply(new URL(wrap("https://t.example/go?u=ftp://a.example/"))),
+      "https://t.example/go?u=ftp://a.example/",
+    );
+  });
+
+  it("are peeled a bounded number of times", () => {
+    let url = "https://a.example/x";
+    for (let i = 0; i < 10; i++) url = wrap(url);
+    const out = String(r.apply(new URL(url)));
+    assert.ok(out.startsWith("https://t.example/go?u="), "a deep chain is not followed to the end");
+  });
+});

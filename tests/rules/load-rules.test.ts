@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { isRuleError, type RuleError, type RuleProblem } from "../../src/errors/index.js";
+import { normalize } from "../../src/pipeline/normalize.js";
 import { DeclaredRule } from "../../src/rules/declared-rule.js";
 import { compileRules, loadRules } from "../../src/rules/load-rules.js";
 import { validateRules } from "../../src/rules/validate-rules.js";
@@ -31,6 +32,21 @@ describe("loadRules", () => {
     assert.equal(json[0]?.name, "shop-v1");
     assert.equal(yaml[0]?.apply(new URL("http://shop.example/a")).toString(), "http://www.shop.example/a");
     assert.deepEqual(loadRules("[]"), []);
+  });
+
+  it("user rules drive the identity pipeline like the built-ins", () => {
+    const rules = loadRules(`
+- name: shop-v1
+  domains: [shop.example, www.shop.example]
+  canonicalHost: www.shop.example
+  keepParams: [color]
+  pathPatterns:
+    - { match: "/item/{id}/{slug}", rewrite: "/item/{id}" }
+`);
+    assert.equal(
+      normalize("http://Shop.example/item/42/blue-shoe/?size=9&color=blue#reviews", { rules }),
+      "http://www.shop.example/item/42?color=blue",
+    );
   });
 
   it("reports a problem deep in the document at its path", () => {

@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { isRuleError } from "../../src/errors/index.js";
+import {
+  createDefaultRules,
+  createRuleMatcher,
+  type DomainRule,
+  defaultRules,
+  loadRules,
+  normalize,
+  shorteners,
+} from "../../src/index.js";
+import { DeclaredRule } from "../../src/rules/declared-rule.js";
+import { readShorteners } from "../../src/rules/shorteners.js";
+import { fromRoot } from "../helpers/paths.js";
+
+const declared = (rules: readonly DomainRule[]): DeclaredRule[] =>
+  rules.map((r) => {
+    assert.ok(r instanceof DeclaredRule, `${r.name} is declarative`);
+    return r;
+  });
+
+describe("defaultRules", () => {
+  it("are the documented rules, versioned, in first-match order", () => {
+    assert.deepEqual(
+      defaultRules.map((r) => r.name),
+      [
+        "google-amp-v1",
+        "google-url-v1",
+        "facebook-link-v1",
+        "wayback-v1",
+        "youtube-v1",
+        "amazon-v1",
+        "twitter-v1",
+        "instagram-v1",
+        "reddit-v1",
+        "linkedin-v1",
+        "github-v1",
+      ],
+    );
+    assert.ok(Object.isFrozen(defaultRules));
+  });
+
+  it("come from data/domain-rules.yaml, which says where its facts come from", () => {
+    const text = readFileSync(fromRoot("data", "domain-rules.yaml"), "utf8");
+    assert.match(text, /link-canonical technical specification v1,\s*\n?#?\s*§16.*taken 2026-12-02/s);
+    const again = loadRules(text);
+    assert.deepEqual(
+      again.map((r) => r.name),
+      defaultRules.map((r) => r.name),
+    );
+  });
+
+  it("every rewriting rule claims its own output on every one of its hosts", () => {
+    // Otherwise the pipeline would take the output for an unwrapped link, and a second run would differ.
+    for (const rule of declared(defaultRules)) {
+      if (rule.declaration.unwrap !== undefined) continue;
+      for (const host of rule.hosts.exact) {
+        const out = rule.apply(new URL(`http://${host}/some/path?x=1`));
+        assert.ok(out instanceof URL, `${rule.name} rewrites in place`);
+        assert.ok(rule.match(out), `${rule.name}: ${host} → ${out.href} is still claimed`);
+        if (rule.declaration.canonicalScheme === "https") assert.equal(out.protocol, "https:");
+      }
+    }
+  });
+
+  it("every canonical path is a fixed point of its rule, with or without a trailing slash", () => {
+    let checked = 0;
+    for (const rule of declared(defaultRules)) {
+      const host = [...rule.hosts.exact][0] as string;
+      for (const p of rule.declaration.pathPatterns ?? []) {
+        let i = 0;
+        const sample = p.match.replace(/\/\{\w+\*\}$/, "").replace(/\{\w+\}/g, () => `x${i++}`);
+        const onHost = p.hosts?.[0] ?? host;
+        const once = rule.apply(new URL(`https://${onHost}${sample}`)) as URL;
+        for (const path of [
+          once.pathname,
+          once.pathname.endsWith("/") ? once.pathname.slice(0, -1) : `${once.pathname}/`,
+        ]) {
+          const again = rule.apply(new URL(`${once.origin}${path}${once.search}`)) as URL;
+          assert.equal(again.href, once.href, `${rule.name} ${p.match}: ${path}`);
+        }
+        checked++;
+      }
+    }
+    assert.ok(checked >= 20, `${checked} patterns checked`);
+  });
+
+  it("claim no shortener host: those need the network", () => {
+    const find = createRuleMatcher(defaultRules);
+    for (const host of shorteners) assert.equal(find(new URL(`https://${host}/abc`)), undefined, host);
+  });
+
+  it("only GitHub keeps a fragment", () => {
+    const keeping = defaultRules.filter((r) => r.keepFragment !== undefined).map((r) => r.name);
+    assert.deepEqual(keeping, ["github-v1"]);
+  });
+});
+
+describe("createDefaultRules", () => {
+  it("returns defaultRules itself for the defaults", () => {
+    assert.equal(createDefaultRules(), defaultRules);
+    assert.equal(createDefaultRules({}), defaultRules);
+    assert.equal(createDefaultRules({ amazonHost: "regional" }), defaultRules);
+  });
+
+  it('amazonHost: "com" swaps only the Amazon rule, under its own name', () => {
+    const com = createDefaultRules({ amazonHost: "com" });
+    assert.equal(createDefaultRules({ amazonHost: "com" }), com, "built once");
+    assert.deepEqual(
+      com.map((r) => r.name),
+      defaultRules.map((r) => (r.name === "amazon-v1" ? "amazon-com-v1" : r.name)),
+    );
+    assert.equal(
+      normalize("https://amazon.de/dp/B07PHPXHQS", { rules: [...com] }),
+      "https://www.amazon.com/dp/B07PHPXHQS",
+    );
+    assert.equal(normalize("https://amazon.de/dp/B07PHPXHQS"), "https://www.amazon.de/dp/B07PHPXHQS");
+  });
+
+  it("rejects unknown options and values with TypeError", () => {
+    assert.throws(() => createDefaultRules({ amazon: "com" } as never), /unknown option "amazon"/);
+    assert.throws(() => createDefaultRules({ amazonHost: "de" } as never), /amazonHost must be/);
+    assert.throws(() => createDefaultRules(null as never), TypeError);
+  });
+});
+
+describe("shorteners", () => {
+  it("lists the issue's hosts, youtu.be not among them", () => {
+    assert.deepEqual([...shorteners].sort(), [
+      "amzn.to",
+      "bit.ly",
+      "buff.ly",
+      "goo.gl",
+      "is.gd",
+      "ow.ly",
+      "redd.it",
+      "t.co",
+      "tinyurl.com",
+    ]);
+    assert.ok(!shorteners.includes("youtu.be"));
+    assert.ok(Object.isFrozen(shorteners));
+  });
+
+  it("its data file goes through a validator that names the bad entry", () => {
+    assert.throws(
+      () => readShorteners({ hosts: ["ok.example", "Bad.Host", 3] }),
+      (e: unknown) => isRuleError(e) && e.problems.map((p) => p.path).join() === "hosts[1],hosts[2]",
+    );
+    assert.throws(
+      () => readShorteners(["bit.ly"]),
+      (e: unknown) => isRuleError(e) && e.problems[0]?.path === "hosts",
+    );
+  });
+});

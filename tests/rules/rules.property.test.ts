@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { explain, isUrlError, type NormalizeOptions, normalize } from "../../src/index.js";
+import { DeclaredRule } from "../../src/rules/declared-rule.js";
+import { createDefaultRules, defaultRules } from "../../src/rules/default-rules.js";
+
+// URLs aimed at the built-in rules: their hosts, path segments their patterns look for, parameters
+// they keep or strip, wrapped targets and fragments GitHub keeps, so that most runs reach a rule.
+const hosts = defaultRules.flatMap((r) => (r instanceof DeclaredRule ? [...r.hosts.exact] : []));
+const segment = fc.constantFrom(
+  "embed",
+  "v",
+  "shorts",
+  "live",
+  "watch",
+  "dp",
+  "gp",
+  "product",
+  "aw",
+  "d",
+  "B08N5WRWNW",
+  "status",
+  "photo",
+  "video",
+  "1",
+  "p",
+  "reel",
+  "reels",
+  "r",
+  "comments",
+  "abc123",
+  "hello_world",
+  "in",
+  "posts",
+  "blob",
+  "main",
+  "amp",
+  "s",
+  "url",
+  "l.php",
+  "web",
+  "2020",
+  "https:",
+  "",
+  "example.com",
+  "youtu.be",
+  "%41b",
+  "@x",
+  "ref=sr_1",
+);
+const target = fc.constantFrom(
+  "https%3A%2F%2Fexample.com%2Fa%3Fb%3D1",
+  "https://youtu.be/abc?t=1",
+  "http://x.com/a/status/1/photo/1",
+  "https%3A%2F%2Fwww.google.com%2Furl%3Fq%3Dhttps%3A%2F%2Fexample.com%2F",
+  "ftp://example.com/",
+  "/rel",
+  "",
+);
+const param = fc
+  .tuple(
+    fc.constantFrom(
+      "v",
+      "t",
+      "si",
+      "feature",
+      "list",
+      "tag",
+      "ref",
+      "q",
+      "u",
+      "url",
+      "utm_source",
+      "s",
+      "igshid",
+      "x",
+      "tab",
+    ),
+    fc.oneof(fc.constantFrom("1", "a%20b", "A", ""), target),
+  )
+  .map(([k, v]) => `${k}=${v}`);
+const ruleUrl = fc
+  .record({
+    scheme: fc.constantFrom("http", "https", "HTTPS"),
+    host: fc.constantFrom(...hosts),
+    path: fc.array(segment, { maxLength: 6 }),
+    slash: fc.boolean(),
+    query: fc.array(param, { maxLength: 4 }),
+    fragment: fc.constantFrom("", "#L10", "#L1-L20", "#top", "#"),
+  })
+  .map(
+    (u) =>
+      `${u.scheme}://${u.host}/${u.path.join("/")}${u.slash ? "/" : ""}` +
+      `${u.query.length > 0 ? `?${u.query.join("&")}` : ""}${u.fragment}`,
+  );
+
+const OPTIONS: NormalizeOptions[] = [
+  {},
+  { stripFragment: false },
+  { trailingSlash: "add" },
+  { sortParams: false },
+  { rules: [...createDefaultRules({ amazonHost: "com" })] },
+];
+
+function attempt(input: string, options: NormalizeOptions): string | undefined {
+  try {
+    return normalize(input, options);
+  } catch (error) {
+    if (isUrlError(error)) return undefined;
+    throw error;
+  }
+}
+
+describe("the built-in rules inside the identity pipeline (fast-check, fixed seed)", () => {
+  it("keep normalize idempotent and total on the hosts they claim", () => {
+    let ruled = 0;
+    let unwrapped = 0;
+    fc.assert(
+      fc.property(ruleUrl, fc.constantFrom(...OPTIONS), (input, options) => {
+        const once = attempt(input, options);
+        if (once === undefined) return;
+        assert.equal(normalize(once, options), once, `input ${input}`);
+        const rule = explain(input, options).ruleApplied;
+        if (rule !== null) ruled++;
+        if (new URL(once).hostname !== new URL(input).hostname.toLowerCase()) unwrapped++;
+      }),
+      { seed: 20261202, numRuns: 3000 },
+    );
+    assert.ok(ruled > 1500, `a rule applied in ${ruled} runs`);
+    assert.ok(unwrapped > 300, `the host changed in ${unwrapped} runs`);
+  });
+});
