@@ -55,7 +55,9 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
       if (options.stripTracking) stripped = [];
       const kept = options.stripTracking ? removeMatching(params, options.isTracking, stripped) : params;
       const ordered = options.sortParams ? sortQueryParams(kept) : kept;
-      if (ordered.length > 0) href += `?${joinQuery(ordered)}`;
+      // Nothing removed, reordered or dropped (no empty segment): the query stands as it is.
+      if (ordered === params && params.length === countPairs(query)) href += `?${query}`;
+      else if (ordered.length > 0) href += `?${joinQuery(ordered)}`;
       else if (!identity) href += "?";
     } else {
       inputParams = splitQuery(query);
@@ -96,6 +98,12 @@ export function removeMatching(
     } else if (kept !== undefined) kept.push(p);
   }
   return kept ?? params;
+}
+
+function countPairs(query: string): number {
+  let n = 1;
+  for (let i = query.indexOf("&"); i !== -1; i = query.indexOf("&", i + 1)) n++;
+  return n;
 }
 
 function userinfo(url: URL): string {

