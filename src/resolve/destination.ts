@@ -1,0 +1,167 @@
+import { CanonError } from "../errors/canon-error.js";
+import { FetchError } from "../errors/fetch-error.js";
+import { SecurityError } from "../errors/security-error.js";
+import { TimeoutError } from "../errors/timeout-error.js";
+import { UrlError } from "../errors/url-error.js";
+import { type AddressVerdict, createAddressPolicy } from "./address-policy.js";
+import { parseIp } from "./ip-address.js";
+
+/**
+ * The resolved (all fields required) network policy one hop is checked against.
+ *
+ * @example
+ * ```ts
+ * const policy: ResolvedNetPolicy = {
+ *   allowedPorts: [80, 443],
+ *   allowPrivateNetworks: false,
+ *   allowedNetworks: [],
+ *   resolver: defaultResolver,
+ * };
+ * ```
+ */
+export interface ResolvedNetPolicy {
+  readonly allowedPorts: readonly number[];
+  readonly allowPrivateNetworks: boolean;
+  readonly allowedNetworks: readonly string[];
+  /** A and AAAA answers for a host name; must honour (or at least not outlive) the signal. */
+  readonly resolver: (hostname: string, signal: AbortSignal) => Promise<string[]>;
+}
+
+// Compiled once per policy object: a client resolves its options once and reuses them on every hop.
+const compiled = new WeakMap<ResolvedNetPolicy, (address: string) => AddressVerdict>();
+
+function addressCheck(policy: ResolvedNetPolicy): (address: string) => AddressVerdict {
+  let check = compiled.get(policy);
+  if (check === undefined) {
+    check = createAddressPolicy({
+      allowPrivateNetworks: policy.allowPrivateNetworks,
+      allowedNetworks: policy.allowedNetworks,
+    });
+    compiled.set(policy, check);
+  }
+  return check;
+}
+
+// Credentials never reach an error message or a log line.
+function redacted(url: URL): string {
+  if (url.username === "" && url.password === "") return url.href;
+  const copy = new URL(url.href);
+  copy.username = "";
+  copy.password = "";
+  return copy.href;
+}
+
+// RFC 6761 §6.3: localhost and every name under it are loopback, whatever DNS says.
+function isLocalhostName(hostname: string): boolean {
+  const name = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
+  return name === "localhost" || name.endsWith(".localhost");
+}
+
+function abortError(signal: AbortSignal, href: string, phase: string): CanonError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof CanonError) return reason;
+  return new TimeoutError("timeout", `timed out during ${phase}: ${href}`, { url: href, cause: reason });
+}
+
+function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function refuse(address: string, verdict: AddressVerdict, href: string): SecurityError {
+  return new SecurityError(
+    "blocked-address",
+    `address ${address} is not allowed (${verdict.reason}): ${href}`,
+    {
+      url: href,
+    },
+  );
+}
+
+/**
+ * Runs the URL → DNS → address part of one hop and returns the addresses the connection may use, in
+ * preference order. In order: userinfo → `userinfo`; effective port (80/443 when empty) not in
+ * `allowedPorts` → `blocked-port`; `localhost` and `*.localhost` → `blocked-address`; an IP literal
+ * (already canonical from the WHATWG parser: `0x7f.1` is `127.0.0.1`) is checked directly; a name is
+ * resolved through `policy.resolver` under `signal`, and if ANY answer fails the address policy the
+ * hop fails with `blocked-address` naming it. A trailing-dot name (`example.test.`) is checked and
+ * resolved as the same name without the dot.
+ *
+ * Errors: `SecurityError` as above; `UrlError` `unsupported-scheme` for a non-HTTP(S) URL;
+ * `TimeoutError` `timeout` when the signal aborts (a `CanonError` abort reason is thrown as is);
+ * `FetchError` `connection-failed` (with `cause`) when the resolver fails or answers nothing.
+ *
+ * @example
+ * ```ts
+ * const addresses = await resolveDestination(new URL("https://example.com/"), policy, signal);
+ * await transport.request({ url, addresses, ...rest });
+ * ```
+ */
+export async function resolveDestination(
+  url: URL,
+  policy: ResolvedNetPolicy,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const href = redacted(url);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UrlError("unsupported-scheme", `only http and https can be fetched: ${href}`, { url: href });
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new SecurityError("userinfo", `URLs with user information are refused: ${href}`, { url: href });
+  }
+  const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+  if (!policy.allowedPorts.includes(port)) {
+    throw new SecurityError("blocked-port", `port ${port} is not allowed: ${href}`, { url: href });
+  }
+  const hostname = url.hostname;
+  if (isLocalhostName(hostname)) {
+    throw new SecurityError("blocked-address", `localhost names are refused (RFC 6761 §6.3): ${href}`, {
+      url: href,
+    });
+  }
+  const check = addressCheck(policy);
+  const literal = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
+  if (parseIp(literal) !== null) {
+    const verdict = check(literal);
+    if (!verdict.allowed) throw refuse(literal, verdict, href);
+    return [literal];
+  }
+  if (signal.aborted) throw abortError(signal, href, "DNS resolution");
+  const name = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
+  let answers: unknown;
+  try {
+    answers = await raceSignal(policy.resolver(name, signal), signal);
+  } catch (error) {
+    if (signal.aborted) throw abortError(signal, href, "DNS resolution");
+    if (error instanceof CanonError) throw error;
+    throw new FetchError("connection-failed", `DNS resolution of ${name} failed: ${href}`, {
+      url: href,
+      cause: error,
+    });
+  }
+  if (!Array.isArray(answers) || answers.length === 0) {
+    throw new FetchError("connection-failed", `DNS resolution of ${name} returned no address: ${href}`, {
+      url: href,
+    });
+  }
+  const validated: string[] = [];
+  for (const answer of answers as unknown[]) {
+    const address = typeof answer === "string" ? answer : String(answer);
+    const verdict = check(address);
+    if (!verdict.allowed) throw refuse(address, verdict, href);
+    if (!validated.includes(address)) validated.push(address);
+  }
+  return validated;
+}

@@ -1,0 +1,94 @@
+import ipaddr from "ipaddr.js";
+
+/** An IP address as the policy sees it: its family and its value as an unsigned integer. */
+export interface ParsedIp {
+  version: 4 | 6;
+  /** 32-bit (IPv4) or 128-bit (IPv6) unsigned value. */
+  value: bigint;
+}
+
+/** An inclusive range of addresses of one family, as a CIDR block compiles to. */
+export interface IpRange {
+  version: 4 | 6;
+  first: bigint;
+  last: bigint;
+  /** The block as written in canonical form, e.g. `10.0.0.0/8`. */
+  cidr: string;
+}
+
+function fromBytes(bytes: readonly number[]): bigint {
+  let value = 0n;
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  return value;
+}
+
+/**
+ * Parses an address exactly as DNS answers and the WHATWG URL parser print them: IPv4 as four
+ * decimal parts, IPv6 as RFC 4291 §2.2 text (brackets allowed). Anything else — octal or hex IPv4
+ * parts, short forms like `127.1`, zone identifiers — returns `null`, so a caller that refuses what it
+ * cannot parse fails closed: the WHATWG parser has already turned `0x7f.1` into `127.0.0.1`, and a
+ * resolver answer in any other shape is not an address we can vouch for.
+ *
+ * @example
+ * ```ts
+ * parseIp("127.0.0.1"); // { version: 4, value: 2130706433n }
+ * parseIp("0177.0.0.1"); // null
+ * ```
+ */
+export function parseIp(text: string): ParsedIp | null {
+  const bare = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
+  if (ipaddr.IPv4.isValidFourPartDecimal(bare)) {
+    return { version: 4, value: fromBytes(ipaddr.IPv4.parse(bare).toByteArray()) };
+  }
+  if (bare.includes(":") && ipaddr.IPv6.isValid(bare)) {
+    const parsed = ipaddr.IPv6.parse(bare);
+    // RFC 6874 zone identifiers only qualify link-local addresses; refuse rather than guess a scope.
+    if (parsed.zoneId !== undefined) return null;
+    return { version: 6, value: fromBytes(parsed.toByteArray()) };
+  }
+  return null;
+}
+
+/** Canonical text of an address value (RFC 5952 for IPv6). */
+export function formatIp(version: 4 | 6, value: bigint): string {
+  const bytes: number[] = [];
+  const count = version === 4 ? 4 : 16;
+  for (let i = count - 1; i >= 0; i--) bytes.push(Number((value >> BigInt(i * 8)) & 0xffn));
+  const address = ipaddr.fromByteArray(bytes);
+  return address.kind() === "ipv6" ? (address as ipaddr.IPv6).toRFC5952String() : address.toString();
+}
+
+/**
+ * Parses a CIDR block (`10.0.0.0/8`, `2001:db8::/32`) into an inclusive range. A bare address is a
+ * single-address block (`/32` or `/128`). Host bits set below the prefix (`10.0.0.1/8`) are refused:
+ * in a security allow-list that is a typo, not an intent.
+ *
+ * @throws TypeError naming the block when it is not a valid CIDR.
+ * @example
+ * ```ts
+ * parseCidr("127.0.0.1/32"); // { version: 4, first: 2130706433n, last: 2130706433n, cidr: "127.0.0.1/32" }
+ * ```
+ */
+export function parseCidr(text: string): IpRange {
+  const slash = text.indexOf("/");
+  const addressText = slash === -1 ? text : text.slice(0, slash);
+  const address = parseIp(addressText);
+  if (address === null) throw new TypeError(`invalid CIDR block "${text}": not an IP address`);
+  const bits = address.version === 4 ? 32 : 128;
+  const prefixText = slash === -1 ? String(bits) : text.slice(slash + 1);
+  if (!/^(0|[1-9][0-9]{0,2})$/.test(prefixText) || Number(prefixText) > bits) {
+    throw new TypeError(`invalid CIDR block "${text}": prefix length must be 0-${bits}`);
+  }
+  const prefix = Number(prefixText);
+  const hostBits = BigInt(bits - prefix);
+  const hostMask = (1n << hostBits) - 1n;
+  if ((address.value & hostMask) !== 0n) {
+    throw new TypeError(`invalid CIDR block "${text}": address has bits set below the /${prefix} prefix`);
+  }
+  return {
+    version: address.version,
+    first: address.value,
+    last: address.value | hostMask,
+    cidr: `${formatIp(address.version, address.value)}/${prefix}`,
+  };
+}

@@ -1,0 +1,122 @@
+import { CanonError } from "../errors/canon-error.js";
+import { FetchError } from "../errors/fetch-error.js";
+import { TimeoutError } from "../errors/timeout-error.js";
+
+// undici's own timeout codes (lib/core/errors.js): each is one of our connect/read deadlines.
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+// OpenSSL X509_V_ERR_* names as Node reports them (`err.code`), plus Node's own TLS codes. A server
+// that answers TLS with plain HTTP surfaces as ERR_SSL_WRONG_VERSION_NUMBER, also a TLS failure.
+const TLS_CODES = new Set([
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_CRL",
+  "UNABLE_TO_DECRYPT_CERT_SIGNATURE",
+  "UNABLE_TO_DECRYPT_CRL_SIGNATURE",
+  "UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY",
+  "CERT_SIGNATURE_FAILURE",
+  "CRL_SIGNATURE_FAILURE",
+  "CERT_NOT_YET_VALID",
+  "CERT_HAS_EXPIRED",
+  "CRL_NOT_YET_VALID",
+  "CRL_HAS_EXPIRED",
+  "ERROR_IN_CERT_NOT_BEFORE_FIELD",
+  "ERROR_IN_CERT_NOT_AFTER_FIELD",
+  "ERROR_IN_CRL_LAST_UPDATE_FIELD",
+  "ERROR_IN_CRL_NEXT_UPDATE_FIELD",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "CERT_CHAIN_TOO_LONG",
+  "CERT_REVOKED",
+  "INVALID_CA",
+  "PATH_LENGTH_EXCEEDED",
+  "INVALID_PURPOSE",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "HOSTNAME_MISMATCH",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "ERR_TLS_HANDSHAKE_TIMEOUT",
+]);
+
+function codeOf(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const code = (value as { code?: unknown }).code;
+  return typeof code === "string" ? code : undefined;
+}
+
+function nameOf(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const name = (value as { name?: unknown }).name;
+  return typeof name === "string" ? name : undefined;
+}
+
+// undici wraps socket errors (SocketError with `cause`); look down the chain, not just at the top.
+function chain(error: unknown): unknown[] {
+  const out: unknown[] = [];
+  let current: unknown = error;
+  while (current !== undefined && current !== null && out.length < 8 && !out.includes(current)) {
+    out.push(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return out;
+}
+
+function isTls(code: string | undefined): boolean {
+  return (
+    code !== undefined && (TLS_CODES.has(code) || code.startsWith("ERR_TLS_") || code.startsWith("ERR_SSL_"))
+  );
+}
+
+function describe(error: unknown): string {
+  const code = codeOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return code !== undefined && !message.includes(code) ? `${code} ${message}` : message;
+}
+
+/**
+ * Maps anything a request can throw (undici errors, socket and TLS errors, abort reasons) to a
+ * {@link CanonError} with the original as `cause`, so no raw error escapes the resolver. A
+ * `CanonError` passes through unchanged; aborts and undici's connect/headers/body timeouts become
+ * `TimeoutError` `timeout`; certificate and handshake failures `FetchError` `tls`; the rest
+ * `FetchError` `connection-failed`. Pass the request's signal so an abort is recognised whatever
+ * undici wrapped it in; a `CanonError` abort reason is returned as is.
+ *
+ * @example
+ * ```ts
+ * try { await transport.request(req); }
+ * catch (error) { throw toCanonError(error, req.url, req.signal); }
+ * ```
+ */
+export function toCanonError(error: unknown, url: string | URL, signal?: AbortSignal): CanonError {
+  const href = typeof url === "string" ? url : url.href;
+  if (error instanceof CanonError) return error;
+  if (signal?.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason instanceof CanonError) return reason;
+    return new TimeoutError("timeout", `request aborted (${describe(reason)}): ${href}`, {
+      url: href,
+      cause: error ?? reason,
+    });
+  }
+  const links = chain(error);
+  for (const link of links) {
+    const code = codeOf(link);
+    const name = nameOf(link);
+    if ((code !== undefined && TIMEOUT_CODES.has(code)) || name === "TimeoutError" || name === "AbortError") {
+      return new TimeoutError("timeout", `timed out (${describe(link)}): ${href}`, {
+        url: href,
+        cause: error,
+      });
+    }
+  }
+  for (const link of links) {
+    if (isTls(codeOf(link))) {
+      return new FetchError("tls", `TLS failed (${describe(link)}): ${href}`, { url: href, cause: error });
+    }
+  }
+  return new FetchError("connection-failed", `connection failed (${describe(error)}): ${href}`, {
+    url: href,
+    cause: error,
+  });
+}
