@@ -90,7 +90,6 @@ const withMethods =
 const MAX_TIMER = 2_147_483_647;
 // RFC 9110 §5.5: field names are tokens, values exclude CR, LF and NUL.
 const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL, CR and LF are what we reject
 const BAD_FIELD_VALUE = /[\r\n\0]/;
 
 type NetworkKey = Exclude<keyof ClientOptions, keyof NormalizeOptions>;

@@ -119,11 +119,14 @@ async function send(
     readTimeoutMs: options.readTimeoutMs,
     writeTimeoutMs: options.writeTimeoutMs,
   });
-  // A transport that answers after the deadline must still give its connection back.
-  signal.addEventListener("abort", () => pending.then((late) => late.dispose()).catch(() => {}), {
-    once: true,
-  });
-  const response = await raceSignal(pending, signal);
+  let response: TransportResponse;
+  try {
+    response = await raceSignal(pending, signal);
+  } catch (error) {
+    // A transport that answers after the deadline must still give its connection back.
+    pending.then((late) => late.dispose()).catch(() => {});
+    throw error;
+  }
   run.log("response", { method, url: url.href, status: response.status });
   return response;
 }
