@@ -164,8 +164,11 @@ function build(given: Readonly<ClientOptions>): ResolvedClientOptions {
   const normalize = resolveNormalizeOptions(normalizeGiven as NormalizeOptions);
   const hopNormalize = resolveNormalizeOptions({ preset: "rfc3986", defaultScheme: normalize.defaultScheme });
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(given.headers ?? DEFAULT_HEADERS))
+  for (const [name, value] of Object.entries(given.headers ?? DEFAULT_HEADERS)) {
     headers[name.toLowerCase()] = value;
+  }
+  // Ask for the body as is; a server that compresses anyway is inflated under the same byte limit.
+  headers["accept-encoding"] ??= "identity";
   return Object.freeze({
     maxHops: given.maxHops ?? 10,
     totalTimeoutMs: given.totalTimeoutMs ?? 30_000,
