@@ -132,6 +132,21 @@ async function send(
 }
 
 /**
+ * Gives a response back. A HEAD response has no body (RFC 9110 §9.3.2), so reading its end is
+ * free and lets the connection return to the pool; any other unread body is closed, not drained.
+ */
+async function release(run: Run, response: TransportResponse, method: "HEAD" | "GET"): Promise<void> {
+  if (method === "HEAD") {
+    try {
+      for await (const _ of abortableIterable(response.body, run.deadline.signal)) break;
+    } catch {
+      // The connection is closed below either way; a HEAD body error changes nothing we report.
+    }
+  }
+  await response.dispose();
+}
+
+/**
  * A declared canonical, screened before it may be followed: http(s) only, normalized, same-site
  * when asked, no https → http unless allowed. Returns the hop form, or `null` (recorded as dropped).
  */
@@ -171,11 +186,11 @@ async function inspect(
 ): Promise<HopOutcome> {
   const { status, headers } = response;
   if (REDIRECT_STATUSES.has(status)) {
-    await response.dispose();
+    await release(run, response, method);
     return { kind: "redirect", target: resolveLocation(headers.location, url) };
   }
   if (status < 200 || status > 299) {
-    await response.dispose();
+    await release(run, response, method);
     throw new FetchError("http-status", `HTTP ${status} for ${method} ${url.href}`, {
       url: url.href,
       status,
@@ -183,23 +198,23 @@ async function inspect(
   }
   const confirmed: Confirmed = { url: url.href, via, status, headers: flattenHeaders(headers) };
   if (run.options.canonicalLinks === "off") {
-    await response.dispose();
+    await release(run, response, method);
     return { kind: "ok", confirmed, canonical: null };
   }
   // The header wins over the document (RFC 8288 links are the server's own statement).
   const fromHeader = screenCanonical(run, findLinkCanonical(headers.link, url), url);
   if (fromHeader !== null) {
-    await response.dispose();
+    await release(run, response, method);
     run.log("canonical from Link header", { url: fromHeader });
     return { kind: "ok", confirmed, canonical: fromHeader };
   }
   const contentType = headers["content-type"];
   if (method === "HEAD") {
-    await response.dispose();
+    await release(run, response, method);
     return isClearlyNotHtml(contentType) ? { kind: "ok", confirmed, canonical: null } : { kind: "get" };
   }
   if (!isHtmlMediaType(contentType)) {
-    await response.dispose();
+    await release(run, response, method);
     return { kind: "ok", confirmed, canonical: null };
   }
   try {
@@ -238,7 +253,7 @@ async function fetchHop(run: Run, target: { url: string; via: Via }): Promise<Ho
     let response = await send(run, url, "HEAD", addresses);
     hop.status = response.status;
     if (HEAD_REFUSED_STATUSES.has(response.status)) {
-      await response.dispose();
+      await release(run, response, "HEAD");
       hop.method = "GET";
       hop.status = null;
       response = await send(run, url, "GET", addresses);
