@@ -155,6 +155,9 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
           method: request.method,
           headers: { ...request.headers },
           signal: request.signal,
+          // undici closes the connection after every HEAD unless told otherwise (undici#258);
+          // every hop starts with HEAD, so without this no connection would ever be reused.
+          reset: false,
           headersTimeout: request.readTimeoutMs,
           bodyTimeout: request.readTimeoutMs,
         });
@@ -179,7 +182,10 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
           if (disposed) return;
           disposed = true;
           // Destroying, not draining: the hop loop stops reading at </head> or maxBodyBytes.
-          if (!body.destroyed) body.destroy();
+          if (!body.destroyed) {
+            body.on("error", () => {});
+            body.destroy();
+          }
         },
       };
     },
