@@ -1,0 +1,115 @@
+import { TimeoutError } from "../errors/timeout-error.js";
+
+/** One operation's deadline: the caller's signal combined with the total timeout. */
+export interface Deadline {
+  /** Aborts when the caller aborts or the total timeout passes; every await takes it. */
+  readonly signal: AbortSignal;
+  /** The `TimeoutError` for `url` that this deadline's abort stands for. */
+  toError(url: string): TimeoutError;
+  /** Clears the timer so a finished operation keeps no handle alive. */
+  dispose(): void;
+}
+
+/**
+ * Starts the one deadline of an operation (architecture rule 8): `AbortSignal.any` of the caller's
+ * signal and a total timeout. Both kinds of abort become a `TimeoutError` (`timeout`); the
+ * caller's reason is kept as `cause`.
+ *
+ * @example
+ * ```ts
+ * const deadline = createDeadline(30_000, userSignal);
+ * try { await work(deadline.signal); } finally { deadline.dispose(); }
+ * ```
+ */
+export function createDeadline(totalTimeoutMs: number, signal?: AbortSignal): Deadline {
+  const controller = new AbortController();
+  const started = performance.now();
+  let timedOut = false;
+  // A plain timer, not AbortSignal.timeout(): it can be cleared when the operation ends, so a
+  // batch of thousands does not leave thousands of 30-second timers behind.
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`total timeout of ${totalTimeoutMs} ms`, "TimeoutError"));
+  }, totalTimeoutMs);
+  timer.unref?.();
+  const combined = signal === undefined ? controller.signal : AbortSignal.any([signal, controller.signal]);
+  return {
+    signal: combined,
+    toError(url) {
+      if (timedOut || signal?.aborted !== true) {
+        const elapsed = Math.round(performance.now() - started);
+        return new TimeoutError(
+          "timeout",
+          `timed out after ${elapsed} ms (limit ${totalTimeoutMs} ms): ${url}`,
+          {
+            url,
+            cause: combined.reason,
+          },
+        );
+      }
+      return new TimeoutError("timeout", `aborted by the caller: ${url}`, { url, cause: signal.reason });
+    },
+    dispose() {
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Settles with `promise`, or rejects with the signal's reason as soon as it aborts, so an await
+ * never outlives the deadline even when the awaited work ignores the signal.
+ *
+ * @example
+ * ```ts
+ * const response = await raceSignal(transport.request(req), deadline.signal);
+ * ```
+ */
+export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Iterates `source`, rejecting as soon as `signal` aborts (and closing the source), so a body that
+ * stalls mid-stream cannot hold a resolution past its deadline.
+ *
+ * @example
+ * ```ts
+ * for await (const chunk of abortableIterable(response.body, deadline.signal)) { ... }
+ * ```
+ */
+export async function* abortableIterable<T>(
+  source: AsyncIterable<T>,
+  signal: AbortSignal,
+): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      const step = await raceSignal(iterator.next(), signal);
+      if (step.done === true) {
+        finished = true;
+        return;
+      }
+      yield step.value;
+    }
+  } finally {
+    if (!finished) void iterator.return?.()?.catch?.(() => {});
+  }
+}

@@ -1,0 +1,433 @@
+import type { CanonError } from "../errors/canon-error.js";
+import { FetchError } from "../errors/fetch-error.js";
+import { isSecurityError } from "../errors/guards.js";
+import { RedirectError } from "../errors/redirect-error.js";
+import { SecurityError } from "../errors/security-error.js";
+import { normalizeResolved } from "../pipeline/normalize.js";
+import type { ResolvedClientOptions } from "./client-options.js";
+import { abortableIterable, createDeadline, type Deadline, raceSignal } from "./deadline.js";
+import { type ResolvedNetPolicy, resolveDestination } from "./destination.js";
+import { findHtmlCanonical } from "./html-canonical.js";
+import { findLinkCanonical } from "./link-header.js";
+import { resolveLocation } from "./location.js";
+import { isClearlyNotHtml, isHtmlMediaType } from "./media-type.js";
+import { decodeBody } from "./read-head.js";
+import { isSameSite } from "./same-site.js";
+import { toCanonError } from "./to-canon-error.js";
+import type { Transport, TransportResponse } from "./transport.js";
+import type { Hop, Resolution, Trace } from "./types.js";
+
+/** What one resolution runs with: the client's validated options, its transport and net policy. */
+export interface ResolveContext {
+  readonly options: ResolvedClientOptions;
+  readonly transport: Transport;
+  readonly policy: ResolvedNetPolicy;
+}
+
+type Via = Hop["via"];
+
+/** A 2xx response that stands for a URL: what a Resolution reports as confirming it. */
+interface Confirmed {
+  url: string;
+  via: Via;
+  status: number;
+  headers: Record<string, string>;
+}
+
+type HopOutcome =
+  | { kind: "redirect"; target: URL }
+  | { kind: "ok"; confirmed: Confirmed; canonical: string | null }
+  | { kind: "get" };
+
+// RFC 9110 §15.4: the redirect statuses with a Location to follow (300 and 304 carry none).
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+// Servers that refuse HEAD outright answer these (RFC 9110 §9.3.2 says HEAD should be supported);
+// one GET decides instead.
+const HEAD_REFUSED_STATUSES: ReadonlySet<number> = new Set([403, 405, 501]);
+
+/** Per-resolution state: the chain, the visited set and the hints that were dropped. */
+class Run {
+  readonly chain: Hop[] = [];
+  readonly visited = new Set<string>();
+  readonly droppedHints: { url: string; reason: string }[] = [];
+  readonly started = performance.now();
+
+  constructor(
+    readonly ctx: ResolveContext,
+    readonly input: string,
+    readonly deadline: Deadline,
+  ) {}
+
+  get options(): ResolvedClientOptions {
+    return this.ctx.options;
+  }
+
+  log(message: string, data?: object): void {
+    this.options.logger?.debug(message, data);
+  }
+
+  drop(url: string, reason: string): void {
+    if (this.droppedHints.some((hint) => hint.url === url && hint.reason === reason)) return;
+    this.droppedHints.push({ url, reason });
+    this.log("canonical hint dropped", { url, reason });
+  }
+
+  /** Every failure leaves as a CanonError; an abort becomes the deadline's TimeoutError. */
+  toError(error: unknown, url: string): CanonError {
+    if (this.deadline.signal.aborted) return this.deadline.toError(url);
+    return toCanonError(error, url);
+  }
+}
+
+function callHook(run: Run, name: string, call: () => void): void {
+  try {
+    call();
+  } catch (error) {
+    // A hook is an observer: its failure must not change the resolution it observes.
+    run.log(`hook ${name} threw`, { error: String(error) });
+  }
+}
+
+function flattenHeaders(headers: TransportResponse["headers"]): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    flat[name] = typeof value === "string" ? value : value.join(", ");
+  return flat;
+}
+
+/** Hop form: syntactic (rfc3986) normalization, the key of the visited set and of the chain. */
+function normalizeHop(run: Run, url: string): string {
+  return normalizeResolved(url, run.options.hopNormalize).canonical;
+}
+
+async function send(
+  run: Run,
+  url: URL,
+  method: "HEAD" | "GET",
+  addresses: readonly string[],
+): Promise<TransportResponse> {
+  const { options } = run;
+  const signal = run.deadline.signal;
+  run.log("request", { method, url: url.href, addresses });
+  const pending = run.ctx.transport.request({
+    url,
+    method,
+    headers: options.headers,
+    addresses,
+    signal,
+    connectTimeoutMs: options.connectTimeoutMs,
+    readTimeoutMs: options.readTimeoutMs,
+    writeTimeoutMs: options.writeTimeoutMs,
+  });
+  let response: TransportResponse;
+  try {
+    response = await raceSignal(pending, signal);
+  } catch (error) {
+    // A transport that answers after the deadline must still give its connection back.
+    pending.then((late) => late.dispose()).catch(() => {});
+    throw error;
+  }
+  run.log("response", { method, url: url.href, status: response.status });
+  return response;
+}
+
+/**
+ * Gives a response back. A HEAD response has no body (RFC 9110 §9.3.2), so reading its end is
+ * free and lets the connection return to the pool; any other unread body is closed, not drained.
+ */
+async function release(run: Run, response: TransportResponse, method: "HEAD" | "GET"): Promise<void> {
+  if (method === "HEAD") {
+    try {
+      for await (const _ of abortableIterable(response.body, run.deadline.signal)) break;
+    } catch {
+      // The connection is closed below either way; a HEAD body error changes nothing we report.
+    }
+  }
+  await response.dispose();
+}
+
+/**
+ * A declared canonical, screened before it may be followed: http(s) only, normalized, same-site
+ * when asked, no https → http unless allowed. Returns the hop form, or `null` (recorded as dropped).
+ */
+function screenCanonical(run: Run, declared: string | null, current: URL): string | null {
+  if (declared === null) return null;
+  const target = URL.parse(declared);
+  if (target === null || (target.protocol !== "http:" && target.protocol !== "https:")) {
+    run.drop(declared, "unsupported-scheme");
+    return null;
+  }
+  let hop: string;
+  try {
+    hop = normalizeHop(run, target.href);
+  } catch {
+    run.drop(declared, "invalid-url");
+    return null;
+  }
+  if (hop === current.href) return hop;
+  if (run.options.canonicalLinks === "same-site" && !isSameSite(current, target)) {
+    run.drop(hop, "cross-site");
+    return null;
+  }
+  if (current.protocol === "https:" && target.protocol === "http:" && !run.options.allowDowngrade) {
+    run.drop(hop, "scheme-downgrade");
+    return null;
+  }
+  return hop;
+}
+
+/** Decides what one response means; reads the body only for a GET 2xx HTML response. */
+async function inspect(
+  run: Run,
+  url: URL,
+  via: Via,
+  method: "HEAD" | "GET",
+  response: TransportResponse,
+): Promise<HopOutcome> {
+  const { status, headers } = response;
+  if (REDIRECT_STATUSES.has(status)) {
+    await release(run, response, method);
+    return { kind: "redirect", target: resolveLocation(headers.location, url) };
+  }
+  if (status < 200 || status > 299) {
+    await release(run, response, method);
+    throw new FetchError("http-status", `HTTP ${status} for ${method} ${url.href}`, {
+      url: url.href,
+      status,
+    });
+  }
+  const confirmed: Confirmed = { url: url.href, via, status, headers: flattenHeaders(headers) };
+  if (run.options.canonicalLinks === "off") {
+    await release(run, response, method);
+    return { kind: "ok", confirmed, canonical: null };
+  }
+  // The header wins over the document (RFC 8288 links are the server's own statement).
+  const fromHeader = screenCanonical(run, findLinkCanonical(headers.link, url), url);
+  if (fromHeader !== null) {
+    await release(run, response, method);
+    run.log("canonical from Link header", { url: fromHeader });
+    return { kind: "ok", confirmed, canonical: fromHeader };
+  }
+  const contentType = headers["content-type"];
+  if (method === "HEAD") {
+    await release(run, response, method);
+    return isClearlyNotHtml(contentType) ? { kind: "ok", confirmed, canonical: null } : { kind: "get" };
+  }
+  if (!isHtmlMediaType(contentType)) {
+    await release(run, response, method);
+    return { kind: "ok", confirmed, canonical: null };
+  }
+  try {
+    const bytes = decodeBody(
+      abortableIterable(response.body, run.deadline.signal),
+      headers["content-encoding"],
+    );
+    if (bytes === null) {
+      run.log("unsupported content-encoding, head not read", {
+        url: url.href,
+        encoding: headers["content-encoding"],
+      });
+      return { kind: "ok", confirmed, canonical: null };
+    }
+    const declared = await findHtmlCanonical(bytes, url, run.options.maxBodyBytes);
+    const fromHtml = screenCanonical(run, declared, url);
+    if (fromHtml !== null) run.log("canonical from HTML head", { url: fromHtml });
+    return { kind: "ok", confirmed, canonical: fromHtml };
+  } finally {
+    await response.dispose();
+  }
+}
+
+/** One hop: destination check, HEAD, at most one GET; records the hop with its last request. */
+async function fetchHop(run: Run, target: { url: string; via: Via }): Promise<HopOutcome> {
+  const url = new URL(target.url);
+  const hop: Hop = { url: target.url, via: target.via, method: "HEAD", status: null };
+  let recorded = false;
+  try {
+    const addresses = await raceSignal(
+      resolveDestination(url, run.ctx.policy, run.deadline.signal),
+      run.deadline.signal,
+    );
+    run.chain.push(hop);
+    recorded = true;
+    let response = await send(run, url, "HEAD", addresses);
+    hop.status = response.status;
+    if (HEAD_REFUSED_STATUSES.has(response.status)) {
+      await release(run, response, "HEAD");
+      hop.method = "GET";
+      hop.status = null;
+      response = await send(run, url, "GET", addresses);
+      hop.status = response.status;
+    }
+    let outcome = await inspect(run, url, target.via, hop.method, response);
+    if (outcome.kind === "get") {
+      hop.method = "GET";
+      hop.status = null;
+      response = await send(run, url, "GET", addresses);
+      hop.status = response.status;
+      outcome = await inspect(run, url, target.via, "GET", response);
+    }
+    return outcome;
+  } catch (error) {
+    throw run.toError(error, target.url);
+  } finally {
+    if (recorded) callHook(run, "onHop", () => run.options.hooks.onHop?.({ ...hop }));
+  }
+}
+
+/** The next URL a redirect leads to, with the https → http policy (RFC 9110 §15.4 leaves it to us). */
+function redirectTarget(run: Run, from: URL, target: URL): string {
+  if (from.protocol === "https:" && target.protocol === "http:" && !run.options.allowDowngrade) {
+    throw new SecurityError(
+      "scheme-downgrade",
+      `redirect from https to http refused: ${from.href} -> ${target.href}`,
+      {
+        url: target.href,
+      },
+    );
+  }
+  try {
+    return normalizeHop(run, target.href);
+  } catch (cause) {
+    throw new RedirectError("invalid-location", `unusable Location ${target.href}: ${from.href}`, {
+      url: from.href,
+      cause,
+    });
+  }
+}
+
+function finish(run: Run, confirmed: Confirmed, verified: boolean): Resolution {
+  const { options } = run;
+  let explanation: ReturnType<typeof normalizeResolved>;
+  try {
+    explanation = normalizeResolved(confirmed.url, options.normalize);
+  } catch (error) {
+    throw run.toError(error, confirmed.url);
+  }
+  const { afterGeneric, afterRule: afterDomain } = explanation;
+  const durationMs = performance.now() - run.started;
+  const chain = run.chain.map((hop) => ({ ...hop }));
+  if (explanation.ruleApplied !== null) {
+    const rule = explanation.ruleApplied;
+    callHook(run, "onRuleApplied", () => options.hooks.onRuleApplied?.(rule, afterGeneric, afterDomain));
+  }
+  const trace: Trace = {
+    input: run.input,
+    afterRedirects: confirmed.url,
+    afterGeneric,
+    afterDomain,
+    final: explanation.canonical,
+    chain,
+    ruleApplied: explanation.ruleApplied,
+    droppedHints: run.droppedHints.map((hint) => ({ ...hint })),
+    durationMs,
+  };
+  callHook(run, "onComplete", () => options.hooks.onComplete?.(trace));
+  return {
+    url: explanation.canonical,
+    original: run.input,
+    source: confirmed.via,
+    chain,
+    status: confirmed.status,
+    headers: confirmed.headers,
+    ruleApplied: explanation.ruleApplied,
+    paramsStripped: [...explanation.stripped],
+    verified,
+    durationMs,
+    cached: false,
+  };
+}
+
+async function runHops(run: Run, initial: string): Promise<Resolution> {
+  const { maxHops } = run.options;
+  let next: { url: string; via: Via } = { url: initial, via: "initial" };
+  let lastGood: Confirmed | null = null;
+  // Set while a declared canonical (or a redirect it led to) is being fetched.
+  let declared: { url: string; by: Confirmed } | null = null;
+  let follows = 0;
+  for (;;) {
+    run.visited.add(next.url);
+    let target: { url: string; via: Via };
+    try {
+      const outcome = await fetchHop(run, next);
+      if (outcome.kind === "redirect") {
+        target = { url: redirectTarget(run, new URL(next.url), outcome.target), via: "redirect" };
+      } else if (outcome.kind === "ok") {
+        lastGood = outcome.confirmed;
+        declared = null;
+        // A canonical that normalizes to this very URL confirms it: no further request.
+        if (outcome.canonical === null || outcome.canonical === next.url)
+          return finish(run, outcome.confirmed, true);
+        target = { url: outcome.canonical, via: "canonical-link" };
+        declared = { url: outcome.canonical, by: outcome.confirmed };
+      } else {
+        throw new Error("unreachable: a GET never asks for another GET");
+      }
+    } catch (caught) {
+      const error = run.toError(caught, next.url);
+      if (declared === null || run.deadline.signal.aborted) throw error;
+      if (isSecurityError(error)) {
+        // The declared target breaks the policy: the hint is dropped and never returned.
+        run.drop(declared.url, error.code);
+        return finish(run, declared.by, true);
+      }
+      // Any other failure (status, network, TLS, a per-phase timeout, an unusable redirect) leaves
+      // the declaration standing, confirmed only by the response that made it.
+      run.log("declared canonical could not be fetched", { url: declared.url, code: error.code });
+      return finish(
+        run,
+        {
+          url: declared.url,
+          via: "canonical-link",
+          status: declared.by.status,
+          headers: declared.by.headers,
+        },
+        false,
+      );
+    }
+    if (run.visited.has(target.url)) {
+      if (lastGood !== null) return finish(run, lastGood, true);
+      throw new RedirectError("redirect-loop", `redirect loop at ${target.url} (from ${run.input})`, {
+        url: target.url,
+      });
+    }
+    if (follows >= maxHops) {
+      if (lastGood !== null) return finish(run, lastGood, true);
+      throw new RedirectError("too-many-hops", `more than ${maxHops} hops from ${run.input}`, {
+        url: target.url,
+      });
+    }
+    follows++;
+    next = target;
+  }
+}
+
+/**
+ * The hop loop: resolves one URL to its canonical form over the network under one deadline.
+ * Input is trimmed, given `http://` when it has no scheme and normalized (rfc3986) before the
+ * first request; every hop is checked (URL → DNS → address policy) before it is fetched; redirects
+ * and followed canonical links share `maxHops` and one visited set. The final URL goes through the
+ * chosen normalize preset.
+ *
+ * @example
+ * ```ts
+ * const resolution = await resolveUrl("example.com/a", context);
+ * resolution.chain; // [{ url: "http://example.com/a", via: "initial", method: "HEAD", status: 301 }, ...]
+ * ```
+ */
+export async function resolveUrl(
+  input: string,
+  ctx: ResolveContext,
+  signal?: AbortSignal,
+): Promise<Resolution> {
+  const deadline = createDeadline(ctx.options.totalTimeoutMs, signal);
+  const run = new Run(ctx, input, deadline);
+  try {
+    if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
+    return await runHops(run, normalizeHop(run, input.trim()));
+  } catch (error) {
+    throw run.toError(error, input);
+  } finally {
+    deadline.dispose();
+  }
+}

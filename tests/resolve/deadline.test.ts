@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { isTimeoutError } from "../../src/errors/guards.js";
+import { abortableIterable, createDeadline, raceSignal } from "../../src/resolve/deadline.js";
+
+describe("deadline", () => {
+  it("aborts after the total timeout and names it", async () => {
+    const deadline = createDeadline(30);
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal(deadline.signal.aborted, true);
+    const error = deadline.toError("http://a.test/");
+    assert.ok(isTimeoutError(error));
+    assert.match(error.message, /limit 30 ms.*http:\/\/a\.test\//);
+    deadline.dispose();
+  });
+
+  it("follows the caller's signal and says so", () => {
+    const controller = new AbortController();
+    const deadline = createDeadline(10_000, controller.signal);
+    controller.abort(new Error("user"));
+    assert.equal(deadline.signal.aborted, true);
+    const error = deadline.toError("http://a.test/");
+    assert.match(error.message, /aborted by the caller/);
+    assert.equal((error.cause as Error).message, "user");
+    deadline.dispose();
+  });
+
+  it("dispose clears the timer", async () => {
+    const deadline = createDeadline(20);
+    deadline.dispose();
+    await new Promise((r) => setTimeout(r, 40));
+    assert.equal(deadline.signal.aborted, false);
+  });
+
+  it("raceSignal rejects at the abort even if the promise never settles", async () => {
+    const controller = new AbortController();
+    const pending = raceSignal(new Promise(() => {}), controller.signal);
+    controller.abort(new Error("stop"));
+    await assert.rejects(pending, /stop/);
+    await assert.rejects(raceSignal(Promise.resolve(1), controller.signal), /stop/);
+    assert.equal(await raceSignal(Promise.resolve(2), new AbortController().signal), 2);
+  });
+
+  it("abortableIterable stops a stalled source and closes it", async () => {
+    let closed = false;
+    const source: AsyncIterable<number> = {
+      [Symbol.asyncIterator]() {
+        let n = 0;
+        return {
+          next: () => (n++ === 0 ? Promise.resolve({ value: 1, done: false }) : new Promise(() => {})),
+          return: async () => {
+            closed = true;
+            return { value: undefined, done: true };
+          },
+        };
+      },
+    };
+    const controller = new AbortController();
+    const seen: number[] = [];
+    setTimeout(() => controller.abort(new Error("deadline")), 20);
+    await assert.rejects(
+      (async () => {
+        for await (const value of abortableIterable(source, controller.signal)) seen.push(value);
+      })(),
+      /deadline/,
+    );
+    assert.deepEqual(seen, [1]);
+    assert.equal(closed, true);
+  });
+});
