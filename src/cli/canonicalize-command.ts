@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import { explain, normalize } from "../pipeline/normalize.js";
 import type { NormalizeOptions } from "../pipeline/normalize-options.js";
-import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
+import { type CliIo, type ExitCode, writeOut } from "./io.js";
+import { NETWORK_FLAGS, networkOptionsFromFlags, runNetworkMode } from "./network-mode.js";
 import { NORMALIZE_FLAGS, normalizeOptionsFromFlags } from "./normalize-flags.js";
 import { readInputs } from "./read-lines.js";
 import { errorJson, failureLine } from "./report-failure.js";
@@ -25,10 +26,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
       ...NORMALIZE_FLAGS,
       offline: { type: "boolean" },
       json: { type: "boolean" },
-      concurrency: { type: "string" },
-      "max-hops": { type: "string" },
-      timeout: { type: "string" },
-      "allow-private": { type: "boolean" },
+      ...NETWORK_FLAGS,
       help: { type: "boolean", short: "h" },
     },
   });
@@ -38,11 +36,12 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
   }
   const options: NormalizeOptions = normalizeOptionsFromFlags(values);
   if (values.rules !== undefined) options.rules = await loadRulesFlag(values.rules, options.preset);
+  // Flags are checked before any input is read, so a usage error never consumes stdin.
+  const network = values.offline ? undefined : networkOptionsFromFlags(values);
   const inputs = readInputs(positionals, io.stdin);
-  if (!values.offline) {
-    throw new UsageError(
-      "network mode is not available yet; pass --offline to normalize without the network",
-    );
+  if (network !== undefined) {
+    const flags = { json: values.json === true, concurrency: network.concurrency };
+    return runNetworkMode(inputs, { ...options, ...network.options }, flags, io);
   }
   return runOffline(inputs, options, values.json === true, io);
 }
