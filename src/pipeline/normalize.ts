@@ -180,9 +180,18 @@ function finalPass(
   inputParams: readonly QueryParam[],
 ): { href: string; removed: string[] } {
   const removed: string[] = [];
-  let href = `${url.protocol}//${url.host}${normalizePercentEncoding(url.pathname, "path")}`;
-  const query = url.search.length > 1 ? normalizePercentEncoding(url.search.slice(1), "query") : "";
-  let params: readonly QueryParam[] = splitQuery(query);
+  const user =
+    url.username === "" && url.password === ""
+      ? ""
+      : `${url.username}${url.password === "" ? "" : `:${url.password}`}@`;
+  let href = `${url.protocol}//${user}${url.host}${normalizePercentEncoding(url.pathname, "path")}`;
+  const search = url.search;
+  if (search.length <= 1) {
+    // Most rules end in a query-free form (x.com/u/status/1, /p/ID/): every input parameter went.
+    for (const { name } of inputParams) removed.push(name);
+    return { href: withHash(href, url, rule, options), removed };
+  }
+  let params: readonly QueryParam[] = splitQuery(normalizePercentEncoding(search.slice(1), "query"));
   const names = new Set(params.map((p) => p.name));
   for (const { name } of inputParams) if (!names.has(name)) removed.push(name);
   if (options.stripTracking) params = removeMatching(params, options.isTracking, removed);
@@ -197,9 +206,14 @@ function finalPass(
   }
   if (options.sortParams) params = sortQueryParams(params);
   if (params.length > 0) href += `?${joinQuery(params)}`;
-  if (url.hash.length > 1 && (!options.stripFragment || keepsFragment(rule, url.hash.slice(1))))
-    href += url.hash;
-  return { href, removed };
+  return { href: withHash(href, url, rule, options), removed };
+}
+
+function withHash(href: string, url: URL, rule: DomainRule, options: ResolvedNormalizeOptions): string {
+  const hash = url.hash;
+  return hash.length > 1 && (!options.stripFragment || keepsFragment(rule, hash.slice(1)))
+    ? href + hash
+    : href;
 }
 
 function orderByInput(inputParams: readonly QueryParam[], removed: readonly string[]): string[] {
