@@ -186,13 +186,21 @@ function finalPass(
       : `${url.username}${url.password === "" ? "" : `:${url.password}`}@`;
   let href = `${url.protocol}//${user}${url.host}${normalizePercentEncoding(url.pathname, "path")}`;
   const search = url.search;
-  if (search.length <= 1) {
+  const keep = options.keepParams;
+  if (search.length <= 1 && keep.length === 0) {
     // Most rules end in a query-free form (x.com/u/status/1, /p/ID/): every input parameter went.
     for (const { name } of inputParams) removed.push(name);
     return { href: withHash(href, url, rule, options), removed };
   }
-  let params: readonly QueryParam[] = splitQuery(normalizePercentEncoding(search.slice(1), "query"));
+  let params: readonly QueryParam[] =
+    search.length > 1 ? splitQuery(normalizePercentEncoding(search.slice(1), "query")) : [];
   const names = new Set(params.map((p) => p.name));
+  // keepParams outranks a rule's allowlist: what the caller keeps comes back after the rule.
+  if (keep.length > 0) {
+    const restored = inputParams.filter((p) => keep.includes(p.name) && !names.has(p.name));
+    if (restored.length > 0) params = [...params, ...restored];
+    for (const p of restored) names.add(p.name);
+  }
   for (const { name } of inputParams) if (!names.has(name)) removed.push(name);
   if (options.stripTracking) params = removeMatching(params, options.isTracking, removed);
   if (rule.stripParams !== undefined && rule.stripParams.length > 0) {

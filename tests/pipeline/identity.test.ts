@@ -114,6 +114,16 @@ describe("identity preset: rules stage", () => {
   it("a rule that throws is skipped (best effort), not fatal", () => {
     assert.equal(normalize("http://a.test/x/", { rules: [broken] }), "http://a.test/x");
   });
+  it("keepParams outranks a rule's allowlist", () => {
+    assert.equal(
+      normalize("https://youtu.be/dQw4w9WgXcQ?t=5&si=x", { keepParams: ["t"] }),
+      "https://www.youtube.com/watch?t=5&v=dQw4w9WgXcQ",
+    );
+    assert.equal(
+      normalize("https://youtu.be/dQw4w9WgXcQ?t=5&si=x"),
+      "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+    );
+  });
   it("rfc3986 applies no rule by default", () => {
     assert.equal(explain("http://shout.test/a", { preset: "rfc3986" }).ruleApplied, null);
   });
