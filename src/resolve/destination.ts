@@ -4,6 +4,7 @@ import { SecurityError } from "../errors/security-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { UrlError } from "../errors/url-error.js";
 import { type AddressVerdict, createAddressPolicy } from "./address-policy.js";
+import { raceSignal } from "./deadline.js";
 import { parseIp } from "./ip-address.js";
 
 /**
@@ -61,23 +62,6 @@ function abortError(signal: AbortSignal, href: string, phase: string): CanonErro
   const reason: unknown = signal.reason;
   if (reason instanceof CanonError) return reason;
   return new TimeoutError("timeout", `timed out during ${phase}: ${href}`, { url: href, cause: reason });
-}
-
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function refuse(address: string, verdict: AddressVerdict, href: string): SecurityError {
