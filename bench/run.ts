@@ -4,6 +4,7 @@ import { classifyCases } from "./classify.js";
 import { generateCorpus } from "./corpus.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
+import { benchResolve } from "./resolve.js";
 
 const size = Number(process.env.BENCH_URLS ?? 50_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -31,3 +32,10 @@ console.log(
 
 const classifyMedians = measureInterleaved(classifyCases, corpus, rounds);
 report("classify", classifyMedians, ["new URL().href"]);
+
+const r = await benchResolve();
+console.log(`\n## resolve (${r.urls} URLs, two hops each, 5 ms per response, concurrency ${r.concurrency})`);
+console.log(
+  `${r.urlsPerSecond.toFixed(0)} URLs/s of an ideal ${r.idealUrlsPerSecond.toFixed(0)}: ${(r.ratio * 100).toFixed(0)}% of ideal; ` +
+    `sockets opened: ${r.socketsOpened} in all, ${r.socketsOpenedMeasured} during the measured run`,
+);
