@@ -9,6 +9,7 @@ export { explain, normalize } from "./pipeline/normalize.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";
 export { type Client, createClient } from "./resolve/client.js";
 export { canonicalize, resolve } from "./resolve/one-shot.js";
+export { createPinnedTransport, type PinnedTransport } from "./resolve/pinned-transport.js";
 export type { Transport, TransportRequest, TransportResponse } from "./resolve/transport.js";
 export type { ClientOptions, Hop, Outcome, Resolution, Trace } from "./resolve/types.js";
 export type { DeclarativeRule, FragmentKeep, PathPattern, UnwrapForm } from "./rules/declarative-rule.js";
