@@ -1,3 +1,5 @@
+import { hexValue } from "../url/hex-value.js";
+
 // net/url's unescape(), reduced to what classification needs: which escapes each URL part accepts
 // (an invalid one makes url.Parse fail, so the string is malformed) and the decoded host. Go works
 // on bytes; a JS string's code units >= 0x80 stand for the UTF-8 bytes of non-ASCII characters,
@@ -10,13 +12,6 @@ const HOST_ASCII: Uint8Array = (() => {
   for (let i = 0; i < allowed.length; i++) table[allowed.charCodeAt(i)] = 1;
   return table;
 })();
-
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  return -1;
-}
 
 /**
  * Whether ASCII code unit `c` may appear literally in a host (or IPv6 zone) for net/url.

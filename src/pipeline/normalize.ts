@@ -53,6 +53,18 @@ export function explain(url: string, options?: NormalizeOptions): Explanation {
 }
 
 /**
+ * {@link normalize} with already-resolved options and no explanation: the resolver's per-hop form.
+ *
+ * @example
+ * ```ts
+ * canonicalWith("Example.com", resolveNormalizeOptions({ preset: "rfc3986" })); // "http://example.com/"
+ * ```
+ */
+export function canonicalWith(url: string, options: ResolvedNormalizeOptions): string {
+  return run(url, options, undefined).canonical;
+}
+
+/**
  * {@link normalize} for callers that hold already-resolved options (the resolver runs it per hop).
  *
  * @example

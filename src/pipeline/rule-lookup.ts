@@ -18,8 +18,9 @@ const cache = new WeakMap<readonly DomainRule[], RuleLookup>();
  * The lookup for one rules array, built once and cached by the array's identity (pass a new array
  * to change the rules).
  *
- * Measured on the bench corpus (three quarters of its URLs on hosts no rule claims): the prefilter
- * saves one WHATWG parse per unclaimed URL, about a third of the identity preset's time.
+ * On the bench corpus three quarters of the URLs are on hosts no rule claims; the prefilter spares
+ * each of them one WHATWG parse (with the sortedness check, npm run bench went from 7.05x to 5.08x
+ * the bare parse).
  *
  * @example
  * ```ts

@@ -23,8 +23,8 @@ export type TrackingMatcher = (name: string) => boolean;
 export function createTrackingMatcher(patterns: readonly string[], keep: readonly string[]): TrackingMatcher {
   const exact = new Set<string>();
   const prefixes: string[] = [];
-  // Bench: most parameter names start with a letter no pattern starts with; a 128-entry table
-  // answers those without hashing the name (the matcher's cost fell from ~80 to ~35 ns/name).
+  // Most parameter names start with a letter no pattern starts with; a 128-entry table answers
+  // those without hashing the name (one micro-run over the bench corpus: ~46 → ~33 ns/name).
   const firstChars = new Uint8Array(128);
   let anyNonAscii = false;
   for (const pattern of patterns) {
@@ -37,8 +37,9 @@ export function createTrackingMatcher(patterns: readonly string[], keep: readonl
   }
   const kept = new Set(keep);
   return (name: string) => {
-    const c = name.charCodeAt(0) | 0x20;
-    if (c < 128 ? firstChars[c] === 0 && firstChars[c & ~0x20] === 0 : !anyNonAscii) return false;
+    const first = name.charCodeAt(0);
+    const c = first >= 0x41 && first <= 0x5a ? first | 0x20 : first;
+    if (c < 128 ? firstChars[c] === 0 : !anyNonAscii) return false;
     if (kept.size > 0 && kept.has(name)) return false;
     const lower = asciiLower(name);
     if (exact.has(lower)) return true;

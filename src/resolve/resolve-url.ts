@@ -3,7 +3,7 @@ import { FetchError } from "../errors/fetch-error.js";
 import { isSecurityError } from "../errors/guards.js";
 import { RedirectError } from "../errors/redirect-error.js";
 import { SecurityError } from "../errors/security-error.js";
-import { normalizeResolved } from "../pipeline/normalize.js";
+import { canonicalWith, normalizeResolved } from "../pipeline/normalize.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { abortableIterable, createDeadline, type Deadline, raceSignal } from "./deadline.js";
 import { type ResolvedNetPolicy, resolveDestination } from "./destination.js";
@@ -97,7 +97,7 @@ function flattenHeaders(headers: TransportResponse["headers"]): Record<string, s
 
 /** Hop form: syntactic (rfc3986) normalization, the key of the visited set and of the chain. */
 function normalizeHop(run: Run, url: string): string {
-  return normalizeResolved(url, run.options.hopNormalize).canonical;
+  return canonicalWith(url, run.options.hopNormalize);
 }
 
 async function send(

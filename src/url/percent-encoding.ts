@@ -1,3 +1,5 @@
+import { hexValue } from "./hex-value.js";
+
 /** Which URL component a string comes from; each allows a different set of raw characters. */
 export type Component = "path" | "query" | "fragment" | "userinfo";
 
@@ -32,13 +34,6 @@ const COMPONENT_FLAG: Readonly<Record<Component, number>> = {
 };
 
 const HEX = "0123456789ABCDEF";
-
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  const lower = c | 0x20;
-  if (lower >= 0x61 && lower <= 0x66) return lower - 0x61 + 10;
-  return -1;
-}
 
 function encodeByte(b: number): string {
   return `%${HEX[b >> 4]}${HEX[b & 15]}`;
