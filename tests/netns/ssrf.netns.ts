@@ -8,7 +8,7 @@ import { CanonError } from "../../src/errors/canon-error.js";
 import { defaultResolver } from "../../src/resolve/default-resolver.js";
 import { type ResolvedNetPolicy, resolveDestination } from "../../src/resolve/destination.js";
 import { createPinnedTransport } from "../../src/resolve/pinned-transport.js";
-import type { TransportResponse } from "../../src/resolve/transport.js";
+import type { TransportRequest, TransportResponse } from "../../src/resolve/transport.js";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 
 // Refuse to run anywhere but a namespace whose only interface is loopback.
@@ -32,6 +32,20 @@ async function codeOf(promise: Promise<unknown>): Promise<{ code: string; messag
     return { code: error.code, message: error.message };
   }
   return { code: "none", message: "" };
+}
+
+// One GET to already validated addresses, with short timeouts: what every hop hands the transport.
+function getRequest(url: URL, addresses: readonly string[], signal: AbortSignal): TransportRequest {
+  return {
+    url,
+    method: "GET",
+    headers: {},
+    addresses,
+    signal,
+    connectTimeoutMs: 2000,
+    readTimeoutMs: 2000,
+    writeTimeoutMs: 2000,
+  };
 }
 
 describe("DNS rebinding: the address validated is the address dialled", () => {
@@ -77,16 +91,7 @@ describe("DNS rebinding: the address validated is the address dialled", () => {
       const addresses = await resolveDestination(url, policy, signal);
       assert.deepEqual(addresses, ["127.0.0.1"]);
       for (let i = 0; i < 3; i++) {
-        const response = await transport.request({
-          url,
-          method: "GET",
-          headers: {},
-          addresses,
-          signal,
-          connectTimeoutMs: 2000,
-          readTimeoutMs: 2000,
-          writeTimeoutMs: 2000,
-        });
+        const response = await transport.request(getRequest(url, addresses, signal));
         assert.equal(await drain(response), "target");
       }
       assert.equal(calls(), 1, "the transport never looked the name up again");
@@ -108,16 +113,7 @@ describe("DNS rebinding: the address validated is the address dialled", () => {
     try {
       const signal = new AbortController().signal;
       const addresses = await resolveDestination(url, policy, signal);
-      const response = await transport.request({
-        url,
-        method: "GET",
-        headers: {},
-        addresses,
-        signal,
-        connectTimeoutMs: 2000,
-        readTimeoutMs: 2000,
-        writeTimeoutMs: 2000,
-      });
+      const response = await transport.request(getRequest(url, addresses, signal));
       assert.equal(await drain(response), "target");
       assert.equal(trap.connections, 0);
     } finally {
