@@ -1,6 +1,7 @@
 import { isIP, type LookupFunction } from "node:net";
 import { rootCertificates } from "node:tls";
 import { buildConnector, Client } from "undici";
+import { PinnedExchange } from "./pinned-exchange.js";
 import { toCanonError } from "./to-canon-error.js";
 import type { Transport, TransportRequest, TransportResponse } from "./transport.js";
 
@@ -60,11 +61,18 @@ function pinnedLookup(addresses: readonly string[]): LookupFunction {
   };
 }
 
+// One pooled connection and the exchanges this transport has running on it. Counting them here,
+// not reading undici's `client.stats` (a fresh object per read), keeps the pick cheap.
+interface Connection {
+  client: Client;
+  inFlight: number;
+}
+
 // One validated destination: its connector, pinned to the validated addresses, and its connections.
 interface Destination {
   origin: string;
   connect: buildConnector.connector;
-  clients: Client[];
+  connections: Connection[];
 }
 
 // Graceful close, then destroy: a Client left inconsistent by a failed handshake never finishes
@@ -89,15 +97,7 @@ function closeClient(client: Client): Promise<void> {
 }
 
 function closeDestination(destination: Destination): Promise<unknown> {
-  return Promise.all(destination.clients.map(closeClient));
-}
-
-function toHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value !== undefined) out[name.toLowerCase()] = value;
-  }
-  return out;
+  return Promise.all(destination.connections.map((connection) => closeClient(connection.client)));
 }
 
 /**
@@ -162,7 +162,7 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
         (callback as (...a: typeof args) => void)(...args);
       });
     };
-    const destination: Destination = { origin, connect, clients: [] };
+    const destination: Destination = { origin, connect, connections: [] };
     destinations.set(key, destination);
     if (destinations.size > maxDestinations) {
       const [oldestKey, oldest] = destinations.entries().next().value as [string, Destination];
@@ -174,23 +174,28 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
 
   // undici's Pool picks a connection by a "needs drain" flag that clears a macrotask after a response
   // completes, so a request issued right after reading a body opened a second socket (measured: 2 of
-  // 5 sequential GETs). Choosing by each Client's own queue size reuses the idle connection every time.
-  function clientFor(destination: Destination): Client {
-    let best: Client | undefined;
-    for (const client of destination.clients) {
-      if (client.closed || client.destroyed) continue;
-      const { size, connected } = client.stats;
-      if (size === 0 && connected) return client;
-      if (best === undefined || size < best.stats.size) best = client;
+  // 5 sequential GETs). Choosing by our own count of running exchanges reuses the idle connection
+  // every time; a busy destination gets new connections up to the cap, then the least loaded one.
+  function connectionFor(destination: Destination): Connection {
+    let best: Connection | undefined;
+    for (const connection of destination.connections) {
+      if (connection.inFlight === 0) return connection;
+      if (best === undefined || connection.inFlight < best.inFlight) best = connection;
     }
-    if (best !== undefined && best.stats.size === 0) return best;
-    if (best === undefined || destination.clients.length < maxConnections) {
-      destination.clients = destination.clients.filter((c) => !c.closed && !c.destroyed);
-      const client = new Client(destination.origin, { connect: destination.connect, pipelining: 1 });
-      destination.clients.push(client);
-      return client;
-    }
-    return best;
+    if (best !== undefined && destination.connections.length >= maxConnections) return best;
+    const client = new Client(destination.origin, { connect: destination.connect, pipelining: 1 });
+    const connection: Connection = { client, inFlight: 0 };
+    destination.connections.push(connection);
+    return connection;
+  }
+
+  // No response: the connection failed, timed out or was aborted. Retire it rather than trust its
+  // state for the next request (see closeClient); exchanges already queued on it finish.
+  function retire(destination: Destination, connection: Connection): void {
+    const index = destination.connections.indexOf(connection);
+    if (index === -1) return;
+    destination.connections.splice(index, 1);
+    void closeClient(connection.client);
   }
 
   return {
@@ -204,15 +209,19 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
         throw toCanonError(new Error("no validated addresses to connect to"), href);
       }
       if (request.signal.aborted) throw toCanonError(request.signal.reason, href, request.signal);
-      let data: Awaited<ReturnType<Client["request"]>>;
       const destination = destinationFor(request);
-      const client = clientFor(destination);
-      try {
-        data = await client.request({
+      const connection = connectionFor(destination);
+      connection.inFlight++;
+      const exchange: PinnedExchange = new PinnedExchange(href, request.signal, () => {
+        connection.inFlight--;
+        if (exchange.failedBeforeResponse) retire(destination, connection);
+      });
+      connection.client.dispatch(
+        {
+          origin: destination.origin,
           path: `${request.url.pathname}${request.url.search}`,
           method: request.method,
-          headers: { ...request.headers },
-          signal: request.signal,
+          headers: request.headers as Record<string, string>,
           // undici closes the connection after every HEAD unless the request says otherwise
           // (client-h1.js, undici#258, against servers that send a body anyway). Every hop starts with
           // HEAD, so without this no connection would be reused; a server that does send a HEAD body
@@ -220,39 +229,10 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
           reset: false,
           headersTimeout: request.readTimeoutMs,
           bodyTimeout: request.readTimeoutMs,
-        });
-      } catch (error) {
-        // No response: the connection failed, timed out or was aborted. Retire the Client rather than
-        // trust its state for the next request (see closeClient); requests already queued on it finish.
-        destination.clients = destination.clients.filter((c) => c !== client);
-        void closeClient(client);
-        throw toCanonError(error, href, request.signal);
-      }
-      const body = data.body;
-      let disposed = false;
-      return {
-        status: data.statusCode,
-        headers: toHeaders(data.headers),
-        body: {
-          async *[Symbol.asyncIterator]() {
-            try {
-              for await (const chunk of body) yield chunk as Uint8Array;
-            } catch (error) {
-              throw toCanonError(error, href, request.signal);
-            }
-          },
         },
-        async dispose() {
-          if (disposed) return;
-          disposed = true;
-          // Destroying, not draining: the hop loop stops reading at </head> or maxBodyBytes.
-          if (!body.destroyed) {
-            // undici reports the early stop as a RequestAbortedError event; it is the intended outcome.
-            body.on("error", () => {});
-            body.destroy();
-          }
-        },
-      };
+        exchange,
+      );
+      return exchange.head;
     },
     async close() {
       closed = true;

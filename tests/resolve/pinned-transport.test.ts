@@ -62,6 +62,18 @@ describe("pinned transport over HTTP", () => {
           response.setHeader("Set-Cookie", ["a=1", "b=2"]);
           response.setHeader("X-Custom", "yes");
         }
+        if (request.url === "/big") {
+          // 1 MiB in 16 KiB writes, each byte its offset mod 251, so a lost or reordered chunk shows.
+          const chunk = (n: number) =>
+            Buffer.from(Array.from({ length: 16384 }, (_, i) => (n * 16384 + i) % 251));
+          for (let n = 0; n < 64; n++) response.write(chunk(n));
+          response.end();
+          return;
+        }
+        if (request.url === "/early-hints") {
+          response.writeEarlyHints({ link: "</style.css>; rel=preload; as=style" });
+          response.setHeader("X-Final", "yes");
+        }
         response.end(request.method === "HEAD" ? undefined : `hello ${request.url}`);
       },
     });
@@ -108,6 +120,45 @@ describe("pinned transport over HTTP", () => {
       await get("/6");
       assert.equal(transport.socketsOpened, 2, "the connection survived the HEAD");
       assert.equal(server.connections - before, 2);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it("delivers a large body intact to a slow reader, then reuses the connection", async () => {
+    const transport = createPinnedTransport();
+    try {
+      const response = await transport.request(req(`${server.origin("big.test")}/big`));
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of response.body) {
+        chunks.push(chunk);
+        // A reader slower than the socket: the transport pauses the connection instead of buffering.
+        if (chunks.length < 8) await new Promise((r) => setTimeout(r, 20));
+      }
+      const body = Buffer.concat(chunks);
+      assert.equal(body.length, 64 * 16384);
+      assert.ok(
+        body.every((byte, i) => byte === i % 251),
+        "every byte in place",
+      );
+      assert.equal(
+        await text(await transport.request(req(`${server.origin("big.test")}/after`))),
+        "hello /after",
+      );
+      assert.equal(transport.socketsOpened, 1, "a body read to the end leaves the connection reusable");
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it("skips interim 1xx responses and returns the final one", async () => {
+    const transport = createPinnedTransport();
+    try {
+      const response = await transport.request(req(`${server.origin("hints.test")}/early-hints`));
+      assert.equal(response.status, 200);
+      assert.equal(response.headers["x-final"], "yes");
+      assert.equal(response.headers.link, undefined, "the 103's fields are not the response's");
+      assert.equal(await text(response), "hello /early-hints");
     } finally {
       await transport.close();
     }
