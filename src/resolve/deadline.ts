@@ -1,4 +1,5 @@
 import { TimeoutError } from "../errors/timeout-error.js";
+import { followAbort } from "./abort-fanout.js";
 
 /** One operation's deadline: the caller's signal combined with the total timeout. */
 export interface Deadline {
@@ -6,14 +7,19 @@ export interface Deadline {
   readonly signal: AbortSignal;
   /** The `TimeoutError` for `url` that this deadline's abort stands for. */
   toError(url: string): TimeoutError;
+  /**
+   * Settles with `promise`, or rejects with the abort reason as soon as the deadline aborts; the
+   * same as {@link raceSignal} on `signal`, without an abort listener per await.
+   */
+  race<T>(promise: Promise<T>): Promise<T>;
   /** Clears the timer so a finished operation keeps no handle alive. */
   dispose(): void;
 }
 
 /**
- * Starts the one deadline of an operation (architecture rule 8): `AbortSignal.any` of the caller's
- * signal and a total timeout. Both kinds of abort become a `TimeoutError` (`timeout`); the
- * caller's reason is kept as `cause`.
+ * Starts the one deadline of an operation (architecture rule 8): the caller's signal combined with
+ * a total timeout. Both kinds of abort become a `TimeoutError` (`timeout`); the caller's reason is
+ * kept as `cause`.
  *
  * @example
  * ```ts
@@ -27,14 +33,37 @@ export function createDeadline(totalTimeoutMs: number, signal?: AbortSignal): De
   let timedOut = false;
   // A plain timer, not AbortSignal.timeout(): it can be cleared when the operation ends, so a
   // batch of thousands does not leave thousands of 30-second timers behind.
+  // Created on the first race() and shared by every later one: the operation is short-lived, so the
+  // reactions Promise.race leaves on it die with the deadline. Rejected by abort() itself, so no
+  // listener is needed on the signal.
+  let aborted: Promise<never> | undefined;
+  let rejectAborted: ((reason: unknown) => void) | undefined;
+  const abort = (reason: unknown): void => {
+    controller.abort(reason);
+    rejectAborted?.(controller.signal.reason);
+  };
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new DOMException(`total timeout of ${totalTimeoutMs} ms`, "TimeoutError"));
+    abort(new DOMException(`total timeout of ${totalTimeoutMs} ms`, "TimeoutError"));
   }, totalTimeoutMs);
   timer.unref?.();
-  const combined = signal === undefined ? controller.signal : AbortSignal.any([signal, controller.signal]);
+  const stopFollowing = signal === undefined ? undefined : followAbort(signal, () => abort(signal.reason));
+  const combined = controller.signal;
   return {
     signal: combined,
+    race<T>(promise: Promise<T>): Promise<T> {
+      if (combined.aborted) {
+        promise.catch(() => {});
+        return Promise.reject(combined.reason);
+      }
+      if (aborted === undefined) {
+        aborted = new Promise<never>((_, reject) => {
+          rejectAborted = reject;
+        });
+        aborted.catch(() => {});
+      }
+      return Promise.race([promise, aborted]);
+    },
     toError(url) {
       if (timedOut || signal?.aborted !== true) {
         const elapsed = Math.round(performance.now() - started);
@@ -51,6 +80,7 @@ export function createDeadline(totalTimeoutMs: number, signal?: AbortSignal): De
     },
     dispose() {
       clearTimeout(timer);
+      stopFollowing?.();
     },
   };
 }

@@ -4,7 +4,7 @@ import { SecurityError } from "../errors/security-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { UrlError } from "../errors/url-error.js";
 import { type AddressVerdict, createAddressPolicy } from "./address-policy.js";
-import { raceSignal } from "./deadline.js";
+import { type Deadline, raceSignal } from "./deadline.js";
 import { parseIp } from "./ip-address.js";
 
 /**
@@ -80,7 +80,8 @@ function refuse(address: string, verdict: AddressVerdict, href: string): Securit
  * `allowedPorts` → `blocked-port`; `localhost` and `*.localhost` → `blocked-address` (unless
  * `allowPrivateNetworks`, which admits loopback anyway); an IP literal
  * (already canonical from the WHATWG parser: `0x7f.1` is `127.0.0.1`) is checked directly; a name is
- * resolved through `policy.resolver` under `signal`, and if ANY answer fails the address policy the
+ * resolved through `policy.resolver` under `signal` (raced against it by `race`: by default
+ * {@link raceSignal}; a {@link Deadline} passes its own listener-free race), and if ANY answer fails the address policy the
  * hop fails with `blocked-address` naming it. A trailing-dot name (`example.test.`) is checked and
  * resolved as the same name without the dot.
  *
@@ -98,6 +99,7 @@ export async function resolveDestination(
   url: URL,
   policy: ResolvedNetPolicy,
   signal: AbortSignal,
+  race: <T>(promise: Promise<T>) => Promise<T> = (promise) => raceSignal(promise, signal),
 ): Promise<string[]> {
   const href = redacted(url);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
@@ -128,7 +130,7 @@ export async function resolveDestination(
   const name = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
   let answers: unknown;
   try {
-    answers = await raceSignal(policy.resolver(name, signal), signal);
+    answers = await race(policy.resolver(name, signal));
   } catch (error) {
     if (signal.aborted) throw abortError(signal, href, "DNS resolution");
     if (error instanceof CanonError) throw error;

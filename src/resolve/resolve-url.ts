@@ -5,7 +5,7 @@ import { RedirectError } from "../errors/redirect-error.js";
 import { SecurityError } from "../errors/security-error.js";
 import { canonicalWith, normalizeResolved } from "../pipeline/normalize.js";
 import type { ResolvedClientOptions } from "./client-options.js";
-import { abortableIterable, createDeadline, type Deadline, raceSignal } from "./deadline.js";
+import { abortableIterable, createDeadline, type Deadline } from "./deadline.js";
 import { type ResolvedNetPolicy, resolveDestination } from "./destination.js";
 import { findHtmlCanonical } from "./html-canonical.js";
 import { findLinkCanonical } from "./link-header.js";
@@ -35,7 +35,7 @@ interface Confirmed {
 }
 
 type HopOutcome =
-  | { kind: "redirect"; target: URL }
+  | { kind: "redirect"; from: URL; target: URL }
   | { kind: "ok"; confirmed: Confirmed; canonical: string | null }
   | { kind: "get" };
 
@@ -60,6 +60,11 @@ class Run {
 
   get options(): ResolvedClientOptions {
     return this.ctx.options;
+  }
+
+  /** Whether a logger listens: callers skip building log data nobody reads (the default). */
+  get logging(): boolean {
+    return this.options.logger !== undefined;
   }
 
   log(message: string, data?: object): void {
@@ -108,7 +113,7 @@ async function send(
 ): Promise<TransportResponse> {
   const { options } = run;
   const signal = run.deadline.signal;
-  run.log("request", { method, url: url.href, addresses });
+  if (run.logging) run.log("request", { method, url: url.href, addresses });
   const pending = run.ctx.transport.request({
     url,
     method,
@@ -121,29 +126,14 @@ async function send(
   });
   let response: TransportResponse;
   try {
-    response = await raceSignal(pending, signal);
+    response = await run.deadline.race(pending);
   } catch (error) {
     // A transport that answers after the deadline must still give its connection back.
     pending.then((late) => late.dispose()).catch(() => {});
     throw error;
   }
-  run.log("response", { method, url: url.href, status: response.status });
+  if (run.logging) run.log("response", { method, url: url.href, status: response.status });
   return response;
-}
-
-/**
- * Gives a response back. A HEAD response has no body (RFC 9110 §9.3.2), so reading its end is
- * free and lets the connection return to the pool; any other unread body is closed, not drained.
- */
-async function release(run: Run, response: TransportResponse, method: "HEAD" | "GET"): Promise<void> {
-  if (method === "HEAD") {
-    try {
-      for await (const _ of abortableIterable(response.body, run.deadline.signal)) break;
-    } catch {
-      // The connection is closed below either way; a HEAD body error changes nothing we report.
-    }
-  }
-  await response.dispose();
 }
 
 /**
@@ -176,7 +166,12 @@ function screenCanonical(run: Run, declared: string | null, current: URL): strin
   return hop;
 }
 
-/** Decides what one response means; reads the body only for a GET 2xx HTML response. */
+/**
+ * Decides what one response means; reads the body only for a GET 2xx HTML response. Every other
+ * response is disposed unread: closed, not drained. A HEAD response has no body (RFC 9110 §9.3.2)
+ * and the pinned transport has finished it before handing its head over, so disposing it keeps
+ * the connection for the next request.
+ */
 async function inspect(
   run: Run,
   url: URL,
@@ -186,11 +181,11 @@ async function inspect(
 ): Promise<HopOutcome> {
   const { status, headers } = response;
   if (REDIRECT_STATUSES.has(status)) {
-    await release(run, response, method);
-    return { kind: "redirect", target: resolveLocation(headers.location, url) };
+    await response.dispose();
+    return { kind: "redirect", from: url, target: resolveLocation(headers.location, url) };
   }
   if (status < 200 || status > 299) {
-    await release(run, response, method);
+    await response.dispose();
     throw new FetchError("http-status", `HTTP ${status} for ${method} ${url.href}`, {
       url: url.href,
       status,
@@ -198,23 +193,23 @@ async function inspect(
   }
   const confirmed: Confirmed = { url: url.href, via, status, headers: flattenHeaders(headers) };
   if (run.options.canonicalLinks === "off") {
-    await release(run, response, method);
+    await response.dispose();
     return { kind: "ok", confirmed, canonical: null };
   }
   // The header wins over the document (RFC 8288 links are the server's own statement).
   const fromHeader = screenCanonical(run, findLinkCanonical(headers.link, url), url);
   if (fromHeader !== null) {
-    await release(run, response, method);
+    await response.dispose();
     run.log("canonical from Link header", { url: fromHeader });
     return { kind: "ok", confirmed, canonical: fromHeader };
   }
   const contentType = headers["content-type"];
   if (method === "HEAD") {
-    await release(run, response, method);
+    await response.dispose();
     return isClearlyNotHtml(contentType) ? { kind: "ok", confirmed, canonical: null } : { kind: "get" };
   }
   if (!isHtmlMediaType(contentType)) {
-    await release(run, response, method);
+    await response.dispose();
     return { kind: "ok", confirmed, canonical: null };
   }
   try {
@@ -244,16 +239,14 @@ async function fetchHop(run: Run, target: { url: string; via: Via }): Promise<Ho
   const hop: Hop = { url: target.url, via: target.via, method: "HEAD", status: null };
   let recorded = false;
   try {
-    const addresses = await raceSignal(
-      resolveDestination(url, run.ctx.policy, run.deadline.signal),
-      run.deadline.signal,
-    );
+    // resolveDestination races its one await (the resolver) against the deadline itself.
+    const addresses = await resolveDestination(url, run.ctx.policy, run.deadline.signal, run.deadline.race);
     run.chain.push(hop);
     recorded = true;
     let response = await send(run, url, "HEAD", addresses);
     hop.status = response.status;
     if (HEAD_REFUSED_STATUSES.has(response.status)) {
-      await release(run, response, "HEAD");
+      await response.dispose();
       hop.method = "GET";
       hop.status = null;
       response = await send(run, url, "GET", addresses);
@@ -271,7 +264,8 @@ async function fetchHop(run: Run, target: { url: string; via: Via }): Promise<Ho
   } catch (error) {
     throw run.toError(error, target.url);
   } finally {
-    if (recorded) callHook(run, "onHop", () => run.options.hooks.onHop?.({ ...hop }));
+    const { onHop } = run.options.hooks;
+    if (recorded && onHop !== undefined) callHook(run, "onHop", () => onHop({ ...hop }));
   }
 }
 
@@ -351,7 +345,7 @@ async function runHops(run: Run, initial: string): Promise<Resolution> {
     try {
       const outcome = await fetchHop(run, next);
       if (outcome.kind === "redirect") {
-        target = { url: redirectTarget(run, new URL(next.url), outcome.target), via: "redirect" };
+        target = { url: redirectTarget(run, outcome.from, outcome.target), via: "redirect" };
       } else if (outcome.kind === "ok") {
         lastGood = outcome.confirmed;
         declared = null;

@@ -41,6 +41,39 @@ describe("deadline", () => {
     assert.equal(await raceSignal(Promise.resolve(2), new AbortController().signal), 2);
   });
 
+  it("race settles with the promise, and rejects at the deadline's abort when it never settles", async () => {
+    const deadline = createDeadline(40);
+    // The deadline's timer is unref'd (it must not hold a process open); this one keeps the test alive.
+    const keepAlive = setTimeout(() => {}, 1000);
+    try {
+      assert.equal(await deadline.race(Promise.resolve(7)), 7);
+      await assert.rejects(deadline.race(Promise.reject(new Error("own"))), /own/);
+      const started = performance.now();
+      await assert.rejects(deadline.race(new Promise(() => {})), { name: "TimeoutError" });
+      assert.ok(performance.now() - started >= 30, "rejected by the timer, not before");
+      // Once aborted, a new race rejects at once.
+      await assert.rejects(deadline.race(Promise.resolve(1)), { name: "TimeoutError" });
+    } finally {
+      clearTimeout(keepAlive);
+      deadline.dispose();
+    }
+  });
+
+  it("race follows the caller's abort, and a disposed deadline stops following", async () => {
+    const caller = new AbortController();
+    const deadline = createDeadline(10_000, caller.signal);
+    const pending = deadline.race(new Promise(() => {}));
+    caller.abort(new Error("user stop"));
+    await assert.rejects(pending, /user stop/);
+    deadline.dispose();
+
+    const later = new AbortController();
+    const disposed = createDeadline(10_000, later.signal);
+    disposed.dispose();
+    later.abort(new Error("after dispose"));
+    assert.equal(disposed.signal.aborted, false, "a finished operation ignores a later abort");
+  });
+
   it("abortableIterable stops a stalled source and closes it", async () => {
     let closed = false;
     const source: AsyncIterable<number> = {
