@@ -34,8 +34,16 @@ const classifyMedians = measureInterleaved(classifyCases, corpus, rounds);
 report("classify", classifyMedians, ["new URL().href"]);
 
 const r = await benchResolve();
-console.log(`\n## resolve (${r.urls} URLs, two hops each, 5 ms per response, concurrency ${r.concurrency})`);
 console.log(
-  `${r.urlsPerSecond.toFixed(0)} URLs/s of an ideal ${r.idealUrlsPerSecond.toFixed(0)}: ${(r.ratio * 100).toFixed(0)}% of ideal; ` +
-    `sockets opened: ${r.socketsOpened} in all, ${r.socketsOpenedMeasured} during the measured run`,
+  `\n## resolve (${r.urls} URLs, two hops each, 5 ms per response, concurrency ${r.concurrency}, median of ${r.rounds} interleaved rounds)`,
+);
+console.log(
+  `canonurl: ${r.urlsPerSecond.toFixed(0)} URLs/s of an ideal ${r.idealUrlsPerSecond.toFixed(0)}: ${(r.ratio * 100).toFixed(0)}% of ideal`,
+);
+console.log(
+  `bare undici Pool (peer, no policy or normalizing): ${r.peerUrlsPerSecond.toFixed(0)} URLs/s, ` +
+    `${((r.peerUrlsPerSecond / r.idealUrlsPerSecond) * 100).toFixed(0)}% of ideal; canonurl is ${(r.urlsPerSecond / r.peerUrlsPerSecond).toFixed(2)}× the peer`,
+);
+console.log(
+  `sockets opened by canonurl: ${r.socketsOpened} in all, ${r.socketsOpenedMeasured} during the measured rounds`,
 );
