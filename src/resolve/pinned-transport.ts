@@ -129,19 +129,26 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
   const maxDestinations = options.maxDestinations ?? 256;
   const maxConnections = options.maxConnectionsPerDestination ?? 16;
   const destinations = new Map<string, Destination>();
+  let mostRecent: string | undefined;
   let socketsOpened = 0;
   let closed = false;
 
   function destinationFor(request: TransportRequest): Destination {
     const origin = request.url.origin;
-    const key = `${origin} ${request.addresses.join(",")} ${request.connectTimeoutMs}`;
+    const { addresses } = request;
+    const key = `${origin} ${addresses.length === 1 ? addresses[0] : addresses.join(",")} ${request.connectTimeoutMs}`;
     const existing = destinations.get(key);
     if (existing !== undefined) {
-      // Map order doubles as recency order for eviction.
-      destinations.delete(key);
-      destinations.set(key, existing);
+      // Map order doubles as recency order for eviction; a batch against one origin hits the most
+      // recent entry every time, which needs no reordering.
+      if (key !== mostRecent) {
+        destinations.delete(key);
+        destinations.set(key, existing);
+        mostRecent = key;
+      }
       return existing;
     }
+    mostRecent = key;
     const hostname = request.url.hostname;
     const bare = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname;
     // RFC 6066 §3: SNI carries a DNS name without the trailing dot, never an address.

@@ -77,7 +77,13 @@ export async function* resolveMany(
       for (;;) {
         while (inFlight + ready.length >= concurrency && !combined.aborted) await changed.wait();
         if (combined.aborted) return;
-        const step = await raceSignal(Promise.resolve(iterator.next()), combined);
+        const pulled = iterator.next();
+        // A sync iterable (an array) answers at once: no race, no listener on the shared signal per
+        // input. An async one (stdin) may stall, and the abort must still end the batch.
+        const step =
+          typeof (pulled as { then?: unknown }).then === "function"
+            ? await raceSignal(Promise.resolve(pulled), combined)
+            : (pulled as IteratorResult<string>);
         if (step.done === true) return;
         start(step.value, index++);
       }

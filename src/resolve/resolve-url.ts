@@ -300,23 +300,27 @@ function finish(run: Run, confirmed: Confirmed, verified: boolean): Resolution {
   }
   const { afterGeneric, afterRule: afterDomain } = explanation;
   const durationMs = performance.now() - run.started;
-  const chain = run.chain.map((hop) => ({ ...hop }));
-  if (explanation.ruleApplied !== null) {
+  // The Run ends here, so its chain is the Resolution's own; hooks get copies of what they see.
+  const chain = run.chain;
+  const { onRuleApplied, onComplete } = options.hooks;
+  if (explanation.ruleApplied !== null && onRuleApplied !== undefined) {
     const rule = explanation.ruleApplied;
-    callHook(run, "onRuleApplied", () => options.hooks.onRuleApplied?.(rule, afterGeneric, afterDomain));
+    callHook(run, "onRuleApplied", () => onRuleApplied(rule, afterGeneric, afterDomain));
   }
-  const trace: Trace = {
-    input: run.input,
-    afterRedirects: confirmed.url,
-    afterGeneric,
-    afterDomain,
-    final: explanation.canonical,
-    chain,
-    ruleApplied: explanation.ruleApplied,
-    droppedHints: run.droppedHints.map((hint) => ({ ...hint })),
-    durationMs,
-  };
-  callHook(run, "onComplete", () => options.hooks.onComplete?.(trace));
+  if (onComplete !== undefined) {
+    const trace: Trace = {
+      input: run.input,
+      afterRedirects: confirmed.url,
+      afterGeneric,
+      afterDomain,
+      final: explanation.canonical,
+      chain: chain.map((hop) => ({ ...hop })),
+      ruleApplied: explanation.ruleApplied,
+      droppedHints: run.droppedHints.map((hint) => ({ ...hint })),
+      durationMs,
+    };
+    callHook(run, "onComplete", () => onComplete(trace));
+  }
   return {
     url: explanation.canonical,
     original: run.input,
