@@ -11,6 +11,14 @@ export interface GenericResult {
   href: string;
   /** The normalized host name (brackets kept for IPv6). */
   hostname: string;
+  /** The parts `href` is made of, as the `URL` getters of `new URL(href)` would spell them. */
+  protocol: string;
+  username: string;
+  password: string;
+  port: string;
+  pathname: string;
+  /** `?` and the query, or empty. */
+  search: string;
   /** The input's fragment, percent-normalized, without `#`; `null` when it had none. */
   fragment: string | null;
   /** Names removed as tracking, in input order. */
@@ -41,14 +49,19 @@ const NO_PARAMS: readonly QueryParam[] = [];
 export function genericPass(url: URL, options: ResolvedNormalizeOptions): GenericResult {
   const identity = options.preset === "identity";
   const hostname = identity ? stripTrailingDot(url.hostname) : url.hostname;
-  let href = `${url.protocol}//${userinfo(url)}${hostname}${url.port === "" ? "" : `:${url.port}`}`;
-  href += applyTrailingSlash(normalizePercentEncoding(url.pathname, "path"), options.trailingSlash);
+  const { protocol, port } = url;
+  const rawUser = url.username;
+  const rawPassword = url.password;
+  const username = rawUser === "" ? "" : normalizePercentEncoding(rawUser, "userinfo");
+  const password = rawPassword === "" ? "" : normalizePercentEncoding(rawPassword, "userinfo");
+  const pathname = applyTrailingSlash(normalizePercentEncoding(url.pathname, "path"), options.trailingSlash);
 
   let stripped = NO_NAMES;
   let inputParams = NO_PARAMS;
-  const search = url.search;
-  if (search.length > 1) {
-    const query = normalizePercentEncoding(search.slice(1), "query");
+  let search = "";
+  const rawSearch = url.search;
+  if (rawSearch.length > 1) {
+    const query = normalizePercentEncoding(rawSearch.slice(1), "query");
     if (options.stripTracking || options.sortParams) {
       const params = splitQuery(query);
       inputParams = params;
@@ -56,22 +69,38 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
       const kept = options.stripTracking ? removeMatching(params, options.isTracking, stripped) : params;
       const ordered = options.sortParams ? sortQueryParams(kept) : kept;
       // Nothing removed, reordered or dropped (no empty segment): the query stands as it is.
-      if (ordered === params && params.length === countPairs(query)) href += `?${query}`;
-      else if (ordered.length > 0) href += `?${joinQuery(ordered)}`;
-      else if (!identity) href += "?";
+      if (ordered === params && params.length === countPairs(query)) search = `?${query}`;
+      else if (ordered.length > 0) search = `?${joinQuery(ordered)}`;
+      else if (!identity) search = "?";
     } else {
       inputParams = splitQuery(query);
-      href += `?${query}`;
+      search = `?${query}`;
     }
   } else if (!identity && hasEmptyQuery(url)) {
     // url_canonicalize keeps the query verbatim, an empty one included.
-    href += "?";
+    search = "?";
   }
+  const userinfo =
+    username === "" && password === "" ? "" : password === "" ? `${username}@` : `${username}:${password}@`;
+  const href = `${protocol}//${userinfo}${hostname}${port === "" ? "" : `:${port}`}${pathname}${search}`;
 
   const hash = url.hash;
   const fragment =
     hash.length > 1 ? normalizePercentEncoding(hash.slice(1), "fragment") : hash === "#" ? "" : null;
-  return { href, hostname, fragment, stripped, inputParams };
+  // An empty query ("?") is spelled "" by the URL getter, as `new URL(href).search` would.
+  return {
+    href,
+    hostname,
+    protocol,
+    username,
+    password,
+    port,
+    pathname,
+    search: search === "?" ? "" : search,
+    fragment,
+    stripped,
+    inputParams,
+  };
 }
 
 /**
@@ -104,13 +133,6 @@ function countPairs(query: string): number {
   let n = 1;
   for (let i = query.indexOf("&"); i !== -1; i = query.indexOf("&", i + 1)) n++;
   return n;
-}
-
-function userinfo(url: URL): string {
-  const { username, password } = url;
-  if (username === "" && password === "") return "";
-  const user = normalizePercentEncoding(username, "userinfo");
-  return password === "" ? `${user}@` : `${user}:${normalizePercentEncoding(password, "userinfo")}@`;
 }
 
 // WHATWG serializes "http://a/?" with an empty search getter but a "?" in href.

@@ -1,7 +1,9 @@
+import type { DeclaredRule } from "../rules/declared-rule.js";
 import type { DomainRule } from "../rules/domain-rule.js";
 import { parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
+import type { UrlParts } from "../url/url-parts.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
 import { genericPass, removeMatching } from "./generic-pass.js";
 import type { NormalizeOptions } from "./normalize-options.js";
@@ -138,11 +140,26 @@ function runParsed(
   // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
   // keeps it. The host prefilter spares the URL parse for hosts no rule claims.
   if (lookup === undefined || !lookup.mayMatch(generic.hostname)) return unchanged();
-  const ruleInput = new URL(generic.href);
-  const rule = lookup.find(ruleInput);
-  if (rule === undefined) return unchanged();
-  if (generic.fragment !== null && keepsFragment(rule, generic.fragment)) ruleInput.hash = generic.fragment;
-  const output = applyRule(rule, ruleInput);
+  let rule: DomainRule | undefined;
+  let output: URL | undefined;
+  if (lookup.findParts !== undefined) {
+    // Declarative rules only: they read the generic pass's parts, which are what a parse of
+    // generic.href would give (tests/pipeline/generic-parts.properties.test.ts), minus the parse.
+    const { protocol, username, password, hostname, port, pathname, search } = generic;
+    const parts: UrlParts = { protocol, username, password, hostname, port, pathname, search, hash: "" };
+    const declared = lookup.findParts(parts);
+    if (declared === undefined) return unchanged();
+    if (generic.fragment !== null && keepsFragment(declared, generic.fragment))
+      parts.hash = `#${generic.fragment}`;
+    rule = declared;
+    output = applyDeclared(declared, parts);
+  } else {
+    const ruleInput = new URL(generic.href);
+    rule = lookup.find(ruleInput);
+    if (rule === undefined) return unchanged();
+    if (generic.fragment !== null && keepsFragment(rule, generic.fragment)) ruleInput.hash = generic.fragment;
+    output = applyRule(rule, ruleInput);
+  }
   if (output === undefined) return unchanged();
   steps?.push({ stage: "rule", url: output.href, rule: rule.name });
 
@@ -168,11 +185,25 @@ function keepsFragment(rule: DomainRule, fragment: string): boolean {
   return keep?.test(fragment) === true;
 }
 
+// A declarative rule returns a URL, a string (an unwrapped target) or, for a URL it does not claim
+// (never after a match), the parts it was given: a non-URL answer is treated as no output.
+function applyDeclared(rule: DeclaredRule, parts: UrlParts): URL | undefined {
+  return checkOutput(() => {
+    const out = rule.apply(parts);
+    return out === parts ? undefined : (out as URL | string);
+  });
+}
+
 // link-canonical §10: a failing domain rule is best-effort — the URL continues without it. A rule
 // that returns something that is not an http(s) URL is treated the same way.
 function applyRule(rule: DomainRule, input: URL): URL | undefined {
+  return checkOutput(() => rule.apply(input));
+}
+
+function checkOutput(apply: () => URL | string | undefined): URL | undefined {
   try {
-    const out = rule.apply(input);
+    const out = apply();
+    if (out === undefined) return undefined;
     const url = typeof out === "string" ? new URL(out) : out;
     if (
       !(url instanceof URL) ||

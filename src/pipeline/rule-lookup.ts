@@ -1,5 +1,6 @@
 import type { DomainRule } from "../rules/domain-rule.js";
 import { createRuleMatcher, DeclaredRule } from "../rules/index.js";
+import type { UrlParts } from "../url/url-parts.js";
 
 /** A compiled rules list: a cheap host prefilter in front of the first-match lookup. */
 export interface RuleLookup {
@@ -10,6 +11,11 @@ export interface RuleLookup {
   mayMatch(hostname: string): boolean;
   /** The first rule whose `match` accepts `url` (link-canonical §15: first match wins). */
   find(url: URL): DomainRule | undefined;
+  /**
+   * The same lookup over a plain record, present when every rule is declarative (they read only
+   * the {@link UrlParts} fields): the pipeline then needs no `URL` for the rule's input.
+   */
+  findParts?: (url: UrlParts) => DeclaredRule | undefined;
 }
 
 const cache = new WeakMap<readonly DomainRule[], RuleLookup>();
@@ -39,6 +45,7 @@ export function ruleLookup(rules: readonly DomainRule[]): RuleLookup {
 function compile(rules: readonly DomainRule[]): RuleLookup {
   const find = createRuleMatcher(rules);
   if (!rules.every((r) => r instanceof DeclaredRule)) return { mayMatch: () => true, find };
+  const findParts = createRuleMatcher(rules as readonly DeclaredRule[]);
   const exact = new Set<string>();
   const suffixes: string[] = [];
   for (const rule of rules as readonly DeclaredRule[]) {
@@ -52,5 +59,6 @@ function compile(rules: readonly DomainRule[]): RuleLookup {
       return false;
     },
     find,
+    findParts,
   };
 }

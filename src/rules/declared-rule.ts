@@ -1,3 +1,4 @@
+import type { UrlParts } from "../url/url-parts.js";
 import type { DeclarativeRule } from "./declarative-rule.js";
 import type { DomainRule } from "./domain-rule.js";
 import { createHostSet, type HostSet } from "./host-set.js";
@@ -47,7 +48,7 @@ function formDecode(value: string): string {
 // Real links nest a wrapper in itself once or twice; more is a loop or an attack.
 const MAX_NESTED_UNWRAP = 4;
 
-const isWebScheme = (url: URL): boolean => url.protocol === "https:" || url.protocol === "http:";
+const isWebScheme = (url: UrlParts): boolean => url.protocol === "https:" || url.protocol === "http:";
 
 /**
  * A domain rule compiled from a validated {@link DeclarativeRule}: what `loadRules` returns and
@@ -76,8 +77,10 @@ export class DeclaredRule implements DomainRule {
    * links). Absent when the rule strips every fragment.
    */
   readonly keepFragment?: RegExp;
-  readonly match: (url: URL) => boolean;
-  readonly apply: (url: URL) => URL | string;
+  /** Reads only the {@link UrlParts} fields, so the pipeline may pass a plain record. */
+  readonly match: (url: UrlParts) => boolean;
+  /** Reads only the {@link UrlParts} fields; a URL it does not claim comes back as it was. */
+  readonly apply: <T extends UrlParts>(url: T) => T | URL | string;
 
   readonly #patterns: readonly CompiledPattern[];
   readonly #keep: ReadonlySet<string> | undefined;
@@ -134,13 +137,13 @@ export class DeclaredRule implements DomainRule {
     Object.freeze(this);
   }
 
-  #claims(url: URL): boolean {
+  #claims(url: UrlParts): boolean {
     return isWebScheme(url) && this.hosts.has(url.hostname);
   }
 
   // A wrapper inside a wrapper of the same kind (google.com/url?q=google.com/url?q=…) is peeled here,
   // bounded: the pipeline starts over only on output its rule no longer claims.
-  #unwrapNested(url: URL): string | undefined {
+  #unwrapNested(url: UrlParts): string | undefined {
     let target = this.#unwrapTarget(url);
     for (let depth = 0; target !== undefined && depth < MAX_NESTED_UNWRAP; depth++) {
       const inner = new URL(target);
@@ -152,7 +155,7 @@ export class DeclaredRule implements DomainRule {
     return target;
   }
 
-  #unwrapTarget(url: URL): string | undefined {
+  #unwrapTarget(url: UrlParts): string | undefined {
     for (const form of this.#unwrap ?? []) {
       const values = matchPathPattern(form.path, url.pathname);
       if (values === undefined) continue;
@@ -186,7 +189,7 @@ export class DeclaredRule implements DomainRule {
   // Builds the rewritten URL as one string and parses it once: each URL setter re-parses the whole
   // URL, and a rewrite touched up to five of them (npm run bench: identity went from
   // 4.80x to 5.07x faster than normalize-url@9 with this change).
-  #rewrite(url: URL): URL {
+  #rewrite(url: UrlParts): URL {
     const host = url.hostname;
     let path = url.pathname;
     let setPairs: string[] | undefined;

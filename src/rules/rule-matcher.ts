@@ -1,3 +1,4 @@
+import type { UrlParts } from "../url/url-parts.js";
 import { DeclaredRule } from "./declared-rule.js";
 import type { DomainRule } from "./domain-rule.js";
 
@@ -17,6 +18,9 @@ function push(map: Map<string, number[]>, key: string, index: number): void {
  * claims costs one `Map` lookup and allocates nothing when there are no wildcard domains or
  * opaque rules.
  *
+ * Given only declarative rules, the lookup also takes a plain {@link UrlParts} record: those
+ * rules read nothing else.
+ *
  * @example
  * ```ts
  * const find = createRuleMatcher(defaultRules);
@@ -24,7 +28,13 @@ function push(map: Map<string, number[]>, key: string, index: number): void {
  * find(new URL("https://example.com/"));               // undefined
  * ```
  */
-export function createRuleMatcher(rules: readonly DomainRule[]): (url: URL) => DomainRule | undefined {
+export function createRuleMatcher(
+  rules: readonly DeclaredRule[],
+): (url: UrlParts) => DeclaredRule | undefined;
+export function createRuleMatcher(rules: readonly DomainRule[]): (url: URL) => DomainRule | undefined;
+export function createRuleMatcher(
+  rules: readonly (DomainRule | DeclaredRule)[],
+): (url: URL & UrlParts) => DomainRule | DeclaredRule | undefined {
   const list = [...rules];
   const exact = new Map<string, number[]>();
   const wildcard = new Map<string, number[]>();
@@ -40,15 +50,15 @@ export function createRuleMatcher(rules: readonly DomainRule[]): (url: URL) => D
   const hasWildcards = wildcard.size > 0;
 
   // The first index in `candidates` below `best` whose rule matches, else `best`.
-  const firstMatch = (candidates: readonly number[], url: URL, best: number): number => {
+  const firstMatch = (candidates: readonly number[], url: URL & UrlParts, best: number): number => {
     for (const index of candidates) {
       if (index >= best) return best;
-      if ((list[index] as DomainRule).match(url)) return index;
+      if ((list[index] as DomainRule | DeclaredRule).match(url)) return index;
     }
     return best;
   };
 
-  return (url: URL): DomainRule | undefined => {
+  return (url: URL & UrlParts): DomainRule | DeclaredRule | undefined => {
     const host = url.hostname;
     let best = firstMatch(exact.get(host) ?? NONE, url, list.length);
     if (hasWildcards) {
