@@ -5,7 +5,7 @@ import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
 import type { UrlParts } from "../url/url-parts.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
-import { genericPass, removeMatching } from "./generic-pass.js";
+import { type GenericResult, genericPass, removeMatching } from "./generic-pass.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
 import { ruleLookup } from "./rule-lookup.js";
@@ -127,28 +127,20 @@ function runParsed(
   const withFragment =
     options.stripFragment || generic.fragment === null ? generic.href : `${generic.href}#${generic.fragment}`;
 
-  const unchanged = (): RunResult => {
-    steps?.push({ stage: "final", url: withFragment });
-    return {
-      canonical: withFragment,
-      ruleApplied: null,
-      stripped: orderByInput(generic.inputParams, generic.stripped),
-    };
-  };
-
   const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
   // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
   // keeps it. The host prefilter spares the URL parse for hosts no rule claims.
-  if (lookup === undefined || !lookup.mayMatch(generic.hostname)) return unchanged();
+  if (lookup === undefined || !lookup.mayMatch(generic.hostname))
+    return unchangedResult(generic, withFragment, steps);
   let rule: DomainRule | undefined;
   let output: URL | undefined;
   if (lookup.findParts !== undefined) {
     // Declarative rules only: they read the generic pass's parts, which are what a parse of
-    // generic.href would give (tests/pipeline/generic-parts.properties.test.ts), minus the parse.
+    // generic.href would give (tests/properties/generic-parts.property.test.ts), minus the parse.
     const { protocol, username, password, hostname, port, pathname, search } = generic;
     const parts: UrlParts = { protocol, username, password, hostname, port, pathname, search, hash: "" };
     const declared = lookup.findParts(parts);
-    if (declared === undefined) return unchanged();
+    if (declared === undefined) return unchangedResult(generic, withFragment, steps);
     if (generic.fragment !== null && keepsFragment(declared, generic.fragment))
       parts.hash = `#${generic.fragment}`;
     rule = declared;
@@ -156,11 +148,11 @@ function runParsed(
   } else {
     const ruleInput = new URL(generic.href);
     rule = lookup.find(ruleInput);
-    if (rule === undefined) return unchanged();
+    if (rule === undefined) return unchangedResult(generic, withFragment, steps);
     if (generic.fragment !== null && keepsFragment(rule, generic.fragment)) ruleInput.hash = generic.fragment;
     output = applyRule(rule, ruleInput);
   }
-  if (output === undefined) return unchanged();
+  if (output === undefined) return unchangedResult(generic, withFragment, steps);
   steps?.push({ stage: "rule", url: output.href, rule: rule.name });
 
   // The rule no longer claims its own output: the link was unwrapped to a new target, which is a
@@ -178,6 +170,22 @@ function runParsed(
   steps?.push({ stage: "final", url: final.href });
   const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
   return { canonical: final.href, ruleApplied: rule.name, stripped };
+}
+
+function unchangedResult(
+  generic: GenericResult,
+  withFragment: string,
+  steps: ExplanationStep[] | undefined,
+): RunResult {
+  steps?.push({ stage: "final", url: withFragment });
+  // The generic pass removes in input order already: only repeated names need folding.
+  return { canonical: withFragment, ruleApplied: null, stripped: unique(generic.stripped) };
+}
+
+function unique(names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const name of names) if (!out.includes(name)) out.push(name);
+  return out;
 }
 
 function keepsFragment(rule: DomainRule, fragment: string): boolean {

@@ -62,30 +62,43 @@ export function normalizePercentEncoding(s: string, component: Component): strin
     if (c === 0x25 || c >= 128 || ((FLAGS[c] ?? 0) & allowed) === 0) break;
   }
   if (i === s.length) return s;
-  let out = s.slice(0, i);
+  // Characters that stay as they are are copied in runs, not one by one: a per-character `+=`
+  // made this the pipeline's costliest loop on inputs with escapes.
+  let out = "";
+  let run = 0;
   for (; i < s.length; i++) {
     const c = s.charCodeAt(i);
+    if (c < 128 && c !== 0x25 && ((FLAGS[c] ?? 0) & allowed) !== 0) continue;
+    let replacement: string;
+    let width = 1;
     if (c === 0x25) {
       const hi = i + 2 < s.length ? hexValue(s.charCodeAt(i + 1)) : -1;
       const lo = hi >= 0 ? hexValue(s.charCodeAt(i + 2)) : -1;
       if (lo < 0) {
-        out += "%25";
-        continue;
+        replacement = "%25";
+      } else {
+        const byte = (hi << 4) | lo;
+        width = 3;
+        replacement =
+          byte < 128 && ((FLAGS[byte] ?? 0) & UNRESERVED) !== 0 ? String.fromCharCode(byte) : encodeByte(byte);
+        // An escape already in normal form (uppercase hex of a reserved byte) stays in the run.
+        if (replacement === s.slice(i, i + 3)) {
+          i += 2;
+          continue;
+        }
       }
-      const byte = (hi << 4) | lo;
-      out +=
-        byte < 128 && ((FLAGS[byte] ?? 0) & UNRESERVED) !== 0 ? String.fromCharCode(byte) : encodeByte(byte);
-      i += 2;
-    } else if (c < 128 && ((FLAGS[c] ?? 0) & allowed) !== 0) {
-      out += s[i];
     } else if (c < 128) {
-      out += encodeByte(c);
+      replacement = encodeByte(c);
     } else {
       // The WHATWG serializer leaves no raw non-ASCII in these components; encode defensively as UTF-8.
       const cp = s.codePointAt(i) ?? c;
-      if (cp > 0xffff) i++;
-      for (const b of new TextEncoder().encode(String.fromCodePoint(cp))) out += encodeByte(b);
+      if (cp > 0xffff) width = 2;
+      replacement = "";
+      for (const b of new TextEncoder().encode(String.fromCodePoint(cp))) replacement += encodeByte(b);
     }
+    out += s.slice(run, i) + replacement;
+    i += width - 1;
+    run = i + 1;
   }
-  return out;
+  return run === 0 && out === "" ? s : out + s.slice(run);
 }

@@ -1,6 +1,36 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { normalizePercentEncoding } from "../../src/url/percent-encoding.js";
+import fc from "fast-check";
+import { type Component, normalizePercentEncoding } from "../../src/url/percent-encoding.js";
+
+// The reference: RFC 3986 §6.2.2.1–2 one character at a time, written for clarity, not speed.
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+const RAW: Record<Component, RegExp> = {
+  path: /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/,
+  query: /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]$/,
+  fragment: /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]$/,
+  userinfo: /^[A-Za-z0-9\-._~!$&'()*+,;=:]$/,
+};
+function reference(s: string, component: Component): string {
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i] as string;
+    const triplet = /^%[0-9A-Fa-f]{2}/.exec(s.slice(i));
+    if (triplet !== null) {
+      const decoded = String.fromCharCode(Number.parseInt(s.slice(i + 1, i + 3), 16));
+      out += UNRESERVED.test(decoded) ? decoded : triplet[0].toUpperCase();
+      i += 2;
+    } else if (ch === "%") out += "%25";
+    else if (RAW[component].test(ch)) out += ch;
+    else {
+      const cp = s.codePointAt(i) as number;
+      if (cp > 0xffff) i++;
+      for (const b of new TextEncoder().encode(String.fromCodePoint(cp)))
+        out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+    }
+  }
+  return out;
+}
 
 describe("normalizePercentEncoding (RFC 3986 §6.2.2)", () => {
   it("returns the same string when nothing changes", () => {
@@ -35,5 +65,29 @@ describe("normalizePercentEncoding (RFC 3986 §6.2.2)", () => {
       const once = normalizePercentEncoding(s, "query");
       assert.equal(normalizePercentEncoding(once, "query"), once, s);
     }
+  });
+  it("agrees with a character-at-a-time reference (fast-check, fixed seed)", () => {
+    const alphabet = fc.constantFrom(
+      ...[..."aZ09-._~!$&'()*+,;=:@/?#[]|^`{}\\\" <>%"],
+      ...["%41", "%7e", "%2f", "%2F", "%3a", "%25", "%zz", "%4", "é", "😀"],
+    );
+    const reached = { unchanged: 0, decoded: 0, keptEscape: 0, encoded: 0 };
+    fc.assert(
+      fc.property(
+        fc.array(alphabet, { maxLength: 24 }).map((chars) => chars.join("")),
+        fc.constantFrom<Component>("path", "query", "fragment", "userinfo"),
+        (input, component) => {
+          const got = normalizePercentEncoding(input, component);
+          assert.equal(got, reference(input, component), `${component}: ${JSON.stringify(input)}`);
+          if (got === input) reached.unchanged++;
+          if (/%(?:4[1-9A-Fa-f]|[67][0-9A-Fa-f]|3[0-9])/.test(input)) reached.decoded++;
+          if (/%2[Ff]/.test(input)) reached.keptEscape++;
+          if (/[|^`{}\\]/.test(input)) reached.encoded++;
+        },
+      ),
+      { seed: 20261203, numRuns: 3000 },
+    );
+    for (const [branch, count] of Object.entries(reached))
+      assert.ok(count > 50, `${branch}: only ${count} runs`);
   });
 });
