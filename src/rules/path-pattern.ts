@@ -3,6 +3,8 @@ export interface CompiledPathPattern {
   readonly source: string;
   readonly regex: RegExp;
   readonly names: readonly string[];
+  /** Literal text every matching path starts with: a `startsWith` spares the regex most misses. */
+  readonly prefix: string;
 }
 
 /** Either a value or the reason there is none; validation collects the reasons with their paths. */
@@ -96,7 +98,12 @@ export function compilePathPattern(text: string): Parsed<CompiledPathPattern> {
     }
   }
   const source = restAtEnd || body === "/" ? `^${body}$` : `^${body}/?$`;
-  return { ok: true, value: { source: text, regex: new RegExp(source), names } };
+  // The leading literal, less the slash a rest capture right after it swallows ("/amp/s/{t*}"
+  // also matches "/amp/s"); every pattern starts with "/", so the prefix is at least "/" or "".
+  const first = typeof pieces[0] === "string" ? pieces[0] : "";
+  const prefix =
+    pieces.length === 2 && typeof pieces[1] !== "string" && pieces[1]?.rest ? first.slice(0, -1) : first;
+  return { ok: true, value: { source: text, regex: new RegExp(source), names, prefix } };
 }
 
 /**
@@ -110,6 +117,7 @@ export function compilePathPattern(text: string): Parsed<CompiledPathPattern> {
  * ```
  */
 export function matchPathPattern(pattern: CompiledPathPattern, path: string): string[] | undefined {
+  if (!path.startsWith(pattern.prefix)) return undefined;
   const m = pattern.regex.exec(path);
   if (m === null) return undefined;
   const values: string[] = [];

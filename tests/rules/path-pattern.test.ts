@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { compilePathPattern, matchPathPattern } from "../../src/rules/path-pattern.js";
 import { compileRewrite, rewriteQuery } from "../../src/rules/rewrite.js";
 import { compileTemplate, fillTemplate } from "../../src/rules/template.js";
@@ -46,6 +47,52 @@ describe("path patterns", () => {
     assert.deepEqual(matchPathPattern(mixed, "/item/42.html"), ["42"]);
     assert.deepEqual(matchPathPattern(compiled("/"), "/"), []);
     assert.equal(matchPathPattern(compiled("/"), "/x"), undefined);
+  });
+
+  it("the literal-prefix prefilter never turns away a path the regex accepts (fast-check, fixed seed)", () => {
+    const patterns = [
+      "/watch",
+      "/embed/{id}",
+      "/{id}",
+      "/amp/s/{target*}",
+      "/{rest*}",
+      "/dp/{asin}/{rest*}",
+      "/{slug}/dp/{asin}/{rest*}",
+      "/web/{ts}/{url*}",
+      "/item/{id}.html",
+      "/",
+    ].map(compiled);
+    assert.deepEqual(
+      patterns.map((p) => p.prefix),
+      ["/watch", "/embed/", "/", "/amp/s", "", "/dp/", "/", "/web/", "/item/", "/"],
+    );
+    const segment = fc.constantFrom(
+      "watch",
+      "embed",
+      "amp",
+      "s",
+      "dp",
+      "web",
+      "item",
+      "42.html",
+      "x",
+      "",
+      "B0",
+    );
+    let matched = 0;
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 4 }), fc.boolean(), (segments, slash) => {
+        const path = `/${segments.join("/")}${slash && segments.length > 0 ? "/" : ""}`;
+        for (const p of patterns) {
+          const m = p.regex.exec(path);
+          const expected = m === null ? undefined : p.names.map((_, i) => m[i + 1] ?? "");
+          assert.deepEqual(matchPathPattern(p, path), expected, `${p.source} on ${path}`);
+          if (m !== null) matched++;
+        }
+      }),
+      { seed: 20261203, numRuns: 2000 },
+    );
+    assert.ok(matched > 2000, `only ${matched} matches: the generator must reach the accepting branch`);
   });
 
   it("rejects malformed patterns with a reason", () => {
