@@ -1,4 +1,4 @@
-import type { DeclaredRule } from "../rules/declared-rule.js";
+import { applyParts, type DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
 import type { DomainRule } from "../rules/domain-rule.js";
 import { parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
@@ -133,13 +133,14 @@ function runParsed(
   if (lookup === undefined || !lookup.mayMatch(generic.hostname))
     return unchangedResult(generic, withFragment, steps);
   let rule: DomainRule | undefined;
-  let output: URL | undefined;
+  let declared: DeclaredRule | undefined;
+  let output: URL | RewrittenParts | undefined;
   if (lookup.findParts !== undefined) {
     // Declarative rules only: they read the generic pass's parts, which are what a parse of
     // generic.href would give (tests/properties/generic-parts.property.test.ts), minus the parse.
     const { protocol, username, password, hostname, port, pathname, search } = generic;
     const parts: UrlParts = { protocol, username, password, hostname, port, pathname, search, hash: "" };
-    const declared = lookup.findParts(parts);
+    declared = lookup.findParts(parts);
     if (declared === undefined) return unchangedResult(generic, withFragment, steps);
     if (generic.fragment !== null && keepsFragment(declared, generic.fragment))
       parts.hash = `#${generic.fragment}`;
@@ -157,8 +158,9 @@ function runParsed(
 
   // The rule no longer claims its own output: the link was unwrapped to a new target, which is a
   // link of its own and takes the whole pipeline from the start.
-  if (!rule.match(output) && depth < MAX_UNWRAP_DEPTH) {
-    const inner = runParsed(output, options, steps, depth + 1);
+  const claimed = declared !== undefined ? declared.match(output) : rule.match(output as URL);
+  if (!claimed && depth < MAX_UNWRAP_DEPTH) {
+    const inner = runParsed(output instanceof URL ? output : new URL(output.href), options, steps, depth + 1);
     return {
       canonical: inner.canonical,
       ruleApplied: inner.ruleApplied ?? rule.name,
@@ -193,13 +195,19 @@ function keepsFragment(rule: DomainRule, fragment: string): boolean {
   return keep?.test(fragment) === true;
 }
 
-// A declarative rule returns a URL, a string (an unwrapped target) or, for a URL it does not claim
-// (never after a match), the parts it was given: a non-URL answer is treated as no output.
-function applyDeclared(rule: DeclaredRule, parts: UrlParts): URL | undefined {
-  return checkOutput(() => {
-    const out = rule.apply(parts);
-    return out === parts ? undefined : (out as URL | string);
-  });
+// A declarative rule returns its rewrite as parts already in serialized form (no parse needed;
+// http(s) and a host by construction), a URL, an unwrapped target as a string or, for parts it
+// does not claim (never after a match), the parts themselves: treated as no output.
+function applyDeclared(rule: DeclaredRule, parts: UrlParts): URL | RewrittenParts | undefined {
+  let out: ReturnType<DeclaredRule[typeof applyParts]>;
+  try {
+    out = rule[applyParts](parts);
+  } catch {
+    return undefined;
+  }
+  if (out === parts) return undefined;
+  if (typeof out === "string" || out instanceof URL) return checkOutput(() => out as string | URL);
+  return out as RewrittenParts;
 }
 
 // link-canonical §10: a failing domain rule is best-effort — the URL continues without it. A rule
@@ -227,13 +235,16 @@ function checkOutput(apply: () => URL | string | undefined): URL | undefined {
 
 const ruleNoise = new WeakMap<DomainRule, TrackingMatcher>();
 
+/** What the final pass reads of a rule's output: a parsed URL or a declarative rule's parts. */
+type FinalInput = Pick<URL, "protocol" | "username" | "password" | "host" | "pathname" | "search" | "hash">;
+
 /**
  * link-canonical §15: generic normalization runs again after the rule, tracking only: the default
  * tracking list plus the rule's own `stripParams`. The rule's path shape (Instagram's trailing
  * slash) is final; parameters the rule dropped are counted as stripped.
  */
 function finalPass(
-  url: URL,
+  url: FinalInput,
   rule: DomainRule,
   options: ResolvedNormalizeOptions,
   inputParams: readonly QueryParam[],
@@ -276,7 +287,12 @@ function finalPass(
   return { href: withHash(href, url, rule, options), removed };
 }
 
-function withHash(href: string, url: URL, rule: DomainRule, options: ResolvedNormalizeOptions): string {
+function withHash(
+  href: string,
+  url: FinalInput,
+  rule: DomainRule,
+  options: ResolvedNormalizeOptions,
+): string {
   const hash = url.hash;
   return hash.length > 1 && (!options.stripFragment || keepsFragment(rule, hash.slice(1)))
     ? href + hash

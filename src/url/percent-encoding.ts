@@ -80,7 +80,9 @@ export function normalizePercentEncoding(s: string, component: Component): strin
         const byte = (hi << 4) | lo;
         width = 3;
         replacement =
-          byte < 128 && ((FLAGS[byte] ?? 0) & UNRESERVED) !== 0 ? String.fromCharCode(byte) : encodeByte(byte);
+          byte < 128 && ((FLAGS[byte] ?? 0) & UNRESERVED) !== 0
+            ? String.fromCharCode(byte)
+            : encodeByte(byte);
         // An escape already in normal form (uppercase hex of a reserved byte) stays in the run.
         if (replacement === s.slice(i, i + 3)) {
           i += 2;
