@@ -23,7 +23,10 @@ export interface GenericResult {
   fragment: string | null;
   /** Names removed as tracking, in input order. */
   stripped: string[];
-  /** The input query's pairs, percent-normalized, in input order (empty segments dropped). */
+  /**
+   * The input query's pairs, percent-normalized, in input order (empty segments dropped). Left
+   * empty when nothing reads them: no rules, no tracking removal and no sorting (rfc3986).
+   */
   inputParams: readonly QueryParam[];
 }
 
@@ -73,7 +76,8 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
       else if (ordered.length > 0) search = `?${joinQuery(ordered)}`;
       else if (!identity) search = "?";
     } else {
-      inputParams = splitQuery(query);
+      // Only a domain rule's final pass reads the input's pairs; without rules nothing would.
+      if (options.rules.length > 0) inputParams = splitQuery(query);
       search = `?${query}`;
     }
   } else if (!identity && hasEmptyQuery(url)) {

@@ -83,12 +83,11 @@ const STABLE_SEARCH = /^(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?$/;
 const STABLE_HASH = /^(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]*)?$/;
 
 function isStable(parts: RewrittenParts): boolean {
-  return (
-    STABLE_PATH.test(parts.pathname) &&
-    !DOT_SEGMENT.test(parts.pathname) &&
-    STABLE_SEARCH.test(parts.search) &&
-    STABLE_HASH.test(parts.hash)
-  );
+  const { pathname, search, hash } = parts;
+  if (!STABLE_PATH.test(pathname)) return false;
+  // A dot segment needs "/." or an escape: most paths are spared the second regex.
+  if ((pathname.includes("/.") || pathname.includes("%")) && DOT_SEGMENT.test(pathname)) return false;
+  return (search === "" || STABLE_SEARCH.test(search)) && (hash === "" || STABLE_HASH.test(hash));
 }
 
 // Real links nest a wrapper in itself once or twice; more is a loop or an attack.

@@ -33,6 +33,17 @@ const COMPONENT_FLAG: Readonly<Record<Component, number>> = {
   userinfo: USERINFO,
 };
 
+// Per component, 1 for an ASCII character that needs work (a "%" or one the component does not
+// allow raw): the fast scan below is then one load per character.
+const NEEDS_WORK: Readonly<Record<Component, Uint8Array>> = (() => {
+  const table = (flag: number): Uint8Array => {
+    const t = new Uint8Array(128);
+    for (let c = 0; c < 128; c++) t[c] = c === 0x25 || ((FLAGS[c] ?? 0) & flag) === 0 ? 1 : 0;
+    return t;
+  };
+  return { path: table(PATH), query: table(QUERY), fragment: table(FRAGMENT), userinfo: table(USERINFO) };
+})();
+
 const HEX = "0123456789ABCDEF";
 
 function encodeByte(b: number): string {
@@ -54,14 +65,15 @@ function encodeByte(b: number): string {
  * ```
  */
 export function normalizePercentEncoding(s: string, component: Component): string {
-  const allowed = COMPONENT_FLAG[component];
+  const needsWork = NEEDS_WORK[component];
   let i = 0;
   // Fast scan: find the first character that needs work.
   for (; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x25 || c >= 128 || ((FLAGS[c] ?? 0) & allowed) === 0) break;
+    if (c >= 128 || needsWork[c] === 1) break;
   }
   if (i === s.length) return s;
+  const allowed = COMPONENT_FLAG[component];
   // Characters that stay as they are are copied in runs, not one by one: a per-character `+=`
   // made this the pipeline's costliest loop on inputs with escapes.
   let out = "";
