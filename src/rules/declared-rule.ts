@@ -14,6 +14,8 @@ import { compileTemplate, fillTemplate, type Template } from "./template.js";
 interface CompiledPattern {
   readonly match: CompiledPathPattern;
   readonly rewrite: CompiledRewrite;
+  /** The rewrite's literal text is all parser-stable (see {@link literalsStable}). */
+  readonly stable: boolean;
   readonly hosts: HostSet | undefined;
 }
 
@@ -62,7 +64,8 @@ export interface RewrittenParts extends UrlParts {
 
 /**
  * The pipeline's form of `apply`, keyed by a symbol so it stays off the public surface: it takes
- * plain {@link UrlParts} and returns the rewrite as {@link RewrittenParts} when the rewritten
+ * plain {@link UrlParts} as the generic pass produces them (parser-stable, percent-normalized;
+ * other parts make the stability verdict unsound) and returns the rewrite as {@link RewrittenParts} when the rewritten
  * string is one the WHATWG parser would leave as it is (then the parse is skipped), else as a
  * `URL`; an unwrapped target as a string; parts it does not claim as they came.
  *
@@ -73,21 +76,23 @@ export interface RewrittenParts extends UrlParts {
  */
 export const applyParts: unique symbol = Symbol("canonurl.applyParts");
 
-// What the WHATWG parser leaves untouched in a special URL (and what the final pass normalizes
-// the same way whether or not it was parsed): RFC 3986 path characters and escapes; the query
-// without "'" (the special-query set encodes it); the fragment without "#". Dot segments, which
-// the parser would resolve, are refused apart.
-const STABLE_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
-const DOT_SEGMENT = /(?:^|\/)(?:\.|%2[eE]){1,2}(?:\/|$)/;
-const STABLE_SEARCH = /^(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?$/;
-const STABLE_HASH = /^(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]*)?$/;
+// Template text the WHATWG parser leaves as it is in a special URL's path (RFC 3986 path characters,
+// no escapes) and in a query (the same without "&" "=" "'" "%", which would split a pair or be
+// encoded). Checked once per pattern; see #rewrite for the rest of the argument.
+const STABLE_PATH_TEXT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+const STABLE_QUERY_TEXT = /^[A-Za-z0-9\-._~!$()*+,;:@/?]*$/;
+const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
 
-function isStable(parts: RewrittenParts): boolean {
-  const { pathname, search, hash } = parts;
-  if (!STABLE_PATH.test(pathname)) return false;
-  // A dot segment needs "/." or an escape: most paths are spared the second regex.
-  if ((pathname.includes("/.") || pathname.includes("%")) && DOT_SEGMENT.test(pathname)) return false;
-  return (search === "" || STABLE_SEARCH.test(search)) && (hash === "" || STABLE_HASH.test(hash));
+function literalsStable(rewrite: CompiledRewrite): boolean {
+  const text = (t: Template): string[] => t.filter((piece): piece is string => typeof piece === "string");
+  return (
+    text(rewrite.path).every((piece) => STABLE_PATH_TEXT.test(piece)) &&
+    rewrite.query.every(
+      (q) =>
+        STABLE_QUERY_TEXT.test(q.name) &&
+        (q.value === null || text(q.value).every((v) => STABLE_QUERY_TEXT.test(v))),
+    )
+  );
 }
 
 // Real links nest a wrapper in itself once or twice; more is a loop or an attack.
@@ -149,9 +154,11 @@ export class DeclaredRule implements DomainRule {
     this.#keep = keep.length > 0 ? new Set(keep) : undefined;
     this.#patterns = (declaration.pathPatterns ?? []).map((p) => {
       const match = must(compilePathPattern(p.match));
+      const rewrite = must(compileRewrite(p.rewrite, match.names));
       return {
         match,
-        rewrite: must(compileRewrite(p.rewrite, match.names)),
+        rewrite,
+        stable: literalsStable(rewrite),
         hosts: p.hosts === undefined ? undefined : createHostSet(p.hosts),
       };
     });
@@ -246,24 +253,35 @@ export class DeclaredRule implements DomainRule {
     if (!this.#claims(parts)) return parts;
     if (this.#unwrap !== undefined) return this.#unwrapNested(parts) ?? parts;
     const out = this.#rewrite(parts);
-    return this.#hostStable && isStable(out) ? out : new URL(out.href);
+    return this.#hostStable && out.stable ? out : new URL(out.href);
   }
 
   // Builds the rewritten URL as one string (and its parts) rather than through URL setters: each
   // setter re-parses the whole URL, and a rewrite touched up to five of them (npm run bench:
   // identity went from 4.80x to 5.07x faster than normalize-url@9 with this change).
-  #rewrite(url: UrlParts): RewrittenParts {
+  //
+  // `stable` says whether parsing `href` would give these parts back, given parts that are already
+  // parser-stable (the generic pass's are: tests/properties/generic-parts.property.test.ts). Then
+  // every capture is a stretch of a stable path: RFC 3986 path characters and uppercase escapes of
+  // reserved bytes, nothing the parser encodes in a path. Put back into a path, with literal text
+  // that is stable too, only a dot segment could change ("/item/{id}.html" captures "." from
+  // "/item/..html"); put into a query value, only "'" could (the special-query set encodes it;
+  // & = + are escaped by the rewrite). Kept pairs and the fragment are the input's, stable already.
+  #rewrite(url: UrlParts): RewrittenParts & { stable: boolean } {
     const host = url.hostname;
     let path = url.pathname;
     let setPairs: string[] | undefined;
     let setNames: readonly string[] | undefined;
+    let stable = true;
     for (const p of this.#patterns) {
       if (p.hosts !== undefined && !p.hosts.has(host)) continue;
       const values = matchPathPattern(p.match, path);
       if (values === undefined) continue;
       path = fillTemplate(p.rewrite.path, values);
+      stable = p.stable && !(path.includes("/.") && DOT_SEGMENT.test(path));
       if (p.rewrite.query.length > 0) {
         setPairs = rewriteQuery(p.rewrite, values);
+        if (stable && values.some((v) => v.includes("'"))) stable = false;
         setNames = p.rewrite.query.map((q) => q.name);
       }
       break;
@@ -315,6 +333,7 @@ export class DeclaredRule implements DomainRule {
       pathname: path,
       search,
       hash,
+      stable,
     };
   }
 
