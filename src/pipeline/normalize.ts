@@ -168,7 +168,10 @@ function runParsed(
     };
   }
 
-  const final = finalPass(output, rule, options, generic.inputParams);
+  // A declarative rewrite that skipped the parse is made of percent-normalized parts and literal
+  // text without escapes: normalizing its path and query again would change nothing.
+  const normalized = !(output instanceof URL);
+  const final = finalPass(output, rule, options, generic.inputParams, normalized);
   steps?.push({ stage: "final", url: final.href });
   const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
   return { canonical: final.href, ruleApplied: rule.name, stripped };
@@ -248,13 +251,14 @@ function finalPass(
   rule: DomainRule,
   options: ResolvedNormalizeOptions,
   inputParams: readonly QueryParam[],
+  normalized: boolean,
 ): { href: string; removed: string[] } {
   const removed: string[] = [];
   const user =
     url.username === "" && url.password === ""
       ? ""
       : `${url.username}${url.password === "" ? "" : `:${url.password}`}@`;
-  let href = `${url.protocol}//${user}${url.host}${normalizePercentEncoding(url.pathname, "path")}`;
+  let href = `${url.protocol}//${user}${url.host}${normalized ? url.pathname : normalizePercentEncoding(url.pathname, "path")}`;
   const search = url.search;
   const keep = options.keepParams;
   if (search.length <= 1 && keep.length === 0) {
@@ -263,7 +267,9 @@ function finalPass(
     return { href: withHash(href, url, rule, options), removed };
   }
   let params: readonly QueryParam[] =
-    search.length > 1 ? splitQuery(normalizePercentEncoding(search.slice(1), "query")) : [];
+    search.length > 1
+      ? splitQuery(normalized ? search.slice(1) : normalizePercentEncoding(search.slice(1), "query"))
+      : [];
   const names = new Set(params.map((p) => p.name));
   // keepParams outranks a rule's allowlist: what the caller keeps comes back after the rule.
   if (keep.length > 0) {
