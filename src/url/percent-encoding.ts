@@ -26,15 +26,8 @@ const FLAGS: Uint8Array = (() => {
   return t;
 })();
 
-const COMPONENT_FLAG: Readonly<Record<Component, number>> = {
-  path: PATH,
-  query: QUERY,
-  fragment: FRAGMENT,
-  userinfo: USERINFO,
-};
-
 // Per component, 1 for an ASCII character that needs work (a "%" or one the component does not
-// allow raw): the fast scan below is then one load per character.
+// allow raw): the scan below is then one load per character.
 const NEEDS_WORK: Readonly<Record<Component, Uint8Array>> = (() => {
   const table = (flag: number): Uint8Array => {
     const t = new Uint8Array(128);
@@ -66,21 +59,14 @@ function encodeByte(b: number): string {
  */
 export function normalizePercentEncoding(s: string, component: Component): string {
   const needsWork = NEEDS_WORK[component];
-  let i = 0;
-  // Fast scan: find the first character that needs work.
-  for (; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 128 || needsWork[c] === 1) break;
-  }
-  if (i === s.length) return s;
-  const allowed = COMPONENT_FLAG[component];
   // Characters that stay as they are are copied in runs, not one by one: a per-character `+=`
-  // made this the pipeline's costliest loop on inputs with escapes.
+  // made this the pipeline's costliest loop on inputs with escapes. With nothing to change, the
+  // input itself comes back.
   let out = "";
   let run = 0;
-  for (; i < s.length; i++) {
+  for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 128 && c !== 0x25 && ((FLAGS[c] ?? 0) & allowed) !== 0) continue;
+    if (c < 128 && needsWork[c] === 0) continue;
     let replacement: string;
     let width = 1;
     if (c === 0x25) {
@@ -114,5 +100,5 @@ export function normalizePercentEncoding(s: string, component: Component): strin
     i += width - 1;
     run = i + 1;
   }
-  return run === 0 && out === "" ? s : out + s.slice(run);
+  return run === 0 ? s : out + s.slice(run);
 }
