@@ -168,10 +168,7 @@ function runParsed(
     };
   }
 
-  // A declarative rewrite that skipped the parse is made of percent-normalized parts and literal
-  // text without escapes: normalizing its path and query again would change nothing.
-  const normalized = !(output instanceof URL);
-  const final = finalPass(output, rule, options, generic.inputParams, normalized);
+  const final = finalPass(output, rule, options, generic.inputParams);
   steps?.push({ stage: "final", url: final.href });
   const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
   return { canonical: final.href, ruleApplied: rule.name, stripped };
@@ -209,20 +206,24 @@ function applyDeclared(rule: DeclaredRule, parts: UrlParts): URL | RewrittenPart
     return undefined;
   }
   if (out === parts) return undefined;
-  if (typeof out === "string" || out instanceof URL) return checkOutput(() => out as string | URL);
-  return out as RewrittenParts;
+  if (typeof out === "string" || out instanceof URL) return checkOutput(out);
+  return out as RewrittenParts; // the given parts were ruled out above
 }
 
 // link-canonical §10: a failing domain rule is best-effort — the URL continues without it. A rule
 // that returns something that is not an http(s) URL is treated the same way.
 function applyRule(rule: DomainRule, input: URL): URL | undefined {
-  return checkOutput(() => rule.apply(input));
+  let out: URL | string;
+  try {
+    out = rule.apply(input);
+  } catch {
+    return undefined;
+  }
+  return checkOutput(out);
 }
 
-function checkOutput(apply: () => URL | string | undefined): URL | undefined {
+function checkOutput(out: URL | string): URL | undefined {
   try {
-    const out = apply();
-    if (out === undefined) return undefined;
     const url = typeof out === "string" ? new URL(out) : out;
     if (
       !(url instanceof URL) ||
@@ -251,8 +252,10 @@ function finalPass(
   rule: DomainRule,
   options: ResolvedNormalizeOptions,
   inputParams: readonly QueryParam[],
-  normalized: boolean,
 ): { href: string; removed: string[] } {
+  // A declarative rewrite that skipped the parse is made of percent-normalized parts and literal
+  // text without escapes: normalizing its path and query again would change nothing.
+  const normalized = !(url instanceof URL);
   const removed: string[] = [];
   const user =
     url.username === "" && url.password === ""
