@@ -22,8 +22,8 @@ function report(title: string, medians: Map<string, number>, baselines: string[]
 }
 
 // The resolver group runs first, on a heap the 50,000-URL corpora of the other groups have not
-// grown yet: their garbage is not the resolver's cost (measured: 0.93-0.96x the peer after them,
-// 0.99x before).
+// grown yet: their garbage is not the resolver's cost (measured: 0.93-0.96x the peer when it ran
+// after them, 0.99x when it ran alone).
 const r = await benchResolve();
 console.log(
   `\n## resolve (${r.urls} URLs, two hops each, 5 ms per response, concurrency ${r.concurrency}, median of ${r.rounds} interleaved rounds)`,

@@ -31,8 +31,6 @@ export function createDeadline(totalTimeoutMs: number, signal?: AbortSignal): De
   const controller = new AbortController();
   const started = performance.now();
   let timedOut = false;
-  // A plain timer, not AbortSignal.timeout(): it can be cleared when the operation ends, so a
-  // batch of thousands does not leave thousands of 30-second timers behind.
   // Created on the first race() and shared by every later one: the operation is short-lived, so the
   // reactions Promise.race leaves on it die with the deadline. Rejected by abort() itself, so no
   // listener is needed on the signal.
@@ -42,6 +40,8 @@ export function createDeadline(totalTimeoutMs: number, signal?: AbortSignal): De
     controller.abort(reason);
     rejectAborted?.(controller.signal.reason);
   };
+  // A plain timer, not AbortSignal.timeout(): it can be cleared when the operation ends, so a
+  // batch of thousands does not leave thousands of 30-second timers behind.
   const timer = setTimeout(() => {
     timedOut = true;
     abort(new DOMException(`total timeout of ${totalTimeoutMs} ms`, "TimeoutError"));
