@@ -17,7 +17,9 @@ type Controller = Dispatcher.DispatchController;
  *
  * The head promise settles once: with the final (≥ 200) response, or with the error that prevented
  * one. Body errors after that reach the reader. `settled` runs once the exchange is over, whatever
- * way it ended, so the owner can count the connection free again.
+ * way it ended, so the owner can count the connection free again. The exchange is itself the
+ * response it hands over (status, headers, body, dispose), so a response costs no objects or
+ * closures beyond the exchange.
  *
  * @example
  * ```ts
@@ -26,8 +28,10 @@ type Controller = Dispatcher.DispatchController;
  * const response = await exchange.head;
  * ```
  */
-export class PinnedExchange implements Dispatcher.DispatchHandler {
+export class PinnedExchange implements Dispatcher.DispatchHandler, TransportResponse {
   readonly head: Promise<TransportResponse>;
+  status = 0;
+  headers: Readonly<Record<string, string | readonly string[]>> = {};
   /** True when the exchange failed before any response arrived (the connection is suspect). */
   failedBeforeResponse = false;
   private resolveHead!: (response: TransportResponse) => void;
@@ -68,13 +72,18 @@ export class PinnedExchange implements Dispatcher.DispatchHandler {
     // 1xx interim responses pass through here too; only the final response counts.
     if (statusCode < 200 || this.started) return;
     this.started = true;
-    this.resolveHead({
-      status: statusCode,
-      // undici's parser lowercases names and gathers repeated fields into arrays.
-      headers: headers as Record<string, string | string[]>,
-      body: { [Symbol.asyncIterator]: () => this.iterator() },
-      dispose: () => this.dispose(),
-    });
+    this.status = statusCode;
+    // undici's parser lowercases names and gathers repeated fields into arrays.
+    this.headers = headers as Record<string, string | string[]>;
+    this.resolveHead(this);
+  }
+
+  get body(): AsyncIterable<Uint8Array> {
+    return this;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    return this.iterator();
   }
 
   onResponseData(controller: Controller, chunk: Buffer): void {
@@ -138,7 +147,7 @@ export class PinnedExchange implements Dispatcher.DispatchHandler {
     }
   }
 
-  private async dispose(): Promise<void> {
+  async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     this.chunks.length = 0;

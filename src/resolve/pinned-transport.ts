@@ -205,41 +205,54 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
     void closeClient(connection.client);
   }
 
+  // One exchange on the least busy connection of the request's destination; its head promise is the
+  // response.
+  function dispatchExchange(request: TransportRequest, href: string): Promise<TransportResponse> {
+    const destination = destinationFor(request);
+    const connection = connectionFor(destination);
+    connection.inFlight++;
+    const exchange: PinnedExchange = new PinnedExchange(href, request.signal, () => {
+      connection.inFlight--;
+      if (exchange.failedBeforeResponse) retire(destination, connection);
+    });
+    connection.client.dispatch(
+      {
+        origin: destination.origin,
+        path: `${request.url.pathname}${request.url.search}`,
+        method: request.method,
+        headers: request.headers as Record<string, string>,
+        // undici closes the connection after every HEAD unless the request says otherwise
+        // (client-h1.js, undici#258, against servers that send a body anyway). Every hop starts with
+        // HEAD, so without this no connection would be reused; a server that does send a HEAD body
+        // only breaks its own next response on a connection already pinned to it.
+        reset: false,
+        headersTimeout: request.readTimeoutMs,
+        bodyTimeout: request.readTimeoutMs,
+      },
+      exchange,
+    );
+    return exchange.head;
+  }
+
   return {
     get socketsOpened() {
       return socketsOpened;
     },
-    async request(request: TransportRequest): Promise<TransportResponse> {
+    // Not `async`: the exchange's own head promise is returned as it is, not wrapped in another.
+    request(request: TransportRequest): Promise<TransportResponse> {
       const href = request.url.href;
-      if (closed) throw toCanonError(new Error("transport is closed"), href);
+      if (closed) return Promise.reject(toCanonError(new Error("transport is closed"), href));
       if (request.addresses.length === 0 || request.addresses.some((a) => isIP(a) === 0)) {
-        throw toCanonError(new Error("no validated addresses to connect to"), href);
+        return Promise.reject(toCanonError(new Error("no validated addresses to connect to"), href));
       }
-      if (request.signal.aborted) throw toCanonError(request.signal.reason, href, request.signal);
-      const destination = destinationFor(request);
-      const connection = connectionFor(destination);
-      connection.inFlight++;
-      const exchange: PinnedExchange = new PinnedExchange(href, request.signal, () => {
-        connection.inFlight--;
-        if (exchange.failedBeforeResponse) retire(destination, connection);
-      });
-      connection.client.dispatch(
-        {
-          origin: destination.origin,
-          path: `${request.url.pathname}${request.url.search}`,
-          method: request.method,
-          headers: request.headers as Record<string, string>,
-          // undici closes the connection after every HEAD unless the request says otherwise
-          // (client-h1.js, undici#258, against servers that send a body anyway). Every hop starts with
-          // HEAD, so without this no connection would be reused; a server that does send a HEAD body
-          // only breaks its own next response on a connection already pinned to it.
-          reset: false,
-          headersTimeout: request.readTimeoutMs,
-          bodyTimeout: request.readTimeoutMs,
-        },
-        exchange,
-      );
-      return exchange.head;
+      if (request.signal.aborted) {
+        return Promise.reject(toCanonError(request.signal.reason, href, request.signal));
+      }
+      try {
+        return dispatchExchange(request, href);
+      } catch (error) {
+        return Promise.reject(toCanonError(error, href));
+      }
     },
     async close() {
       closed = true;
