@@ -1,5 +1,5 @@
 import { TimeoutError } from "../errors/timeout-error.js";
-import { followAbort } from "./abort-fanout.js";
+import { followAbort, ownFanout } from "./abort-fanout.js";
 
 /** One operation's deadline: the caller's signal combined with the total timeout. */
 export interface Deadline {
@@ -36,8 +36,11 @@ export function createDeadline(totalTimeoutMs: number, signal?: AbortSignal): De
   // listener is needed on the signal.
   let aborted: Promise<never> | undefined;
   let rejectAborted: ((reason: unknown) => void) | undefined;
+  // The deadline aborts its own signal, so it fans the abort out to followers itself.
+  const fanOut = ownFanout(controller.signal);
   const abort = (reason: unknown): void => {
     controller.abort(reason);
+    fanOut();
     rejectAborted?.(controller.signal.reason);
   };
   // A plain timer, not AbortSignal.timeout(): it can be cleared when the operation ends, so a
