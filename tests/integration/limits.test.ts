@@ -7,6 +7,7 @@ import {
   isResponseTooLargeError,
   isTimeoutError,
 } from "../../src/errors/guards.js";
+import { createClient } from "../../src/resolve/client.js";
 import { resolve } from "../../src/resolve/one-shot.js";
 import { type Handler, redirect, routes, type Site, startSite, text } from "./site.js";
 
@@ -23,6 +24,7 @@ describe("limits and failures through resolve()", () => {
   let site: Site;
   const bombBytes = 64 * 1024 * 1024;
   let bombWritten = 0;
+  const neverClosed: number[] = [];
   before(async () => {
     const bomb = gzipSync(Buffer.concat([Buffer.from("<html><head><title>"), Buffer.alloc(bombBytes, 0x61)]));
     site = await startSite(
@@ -33,6 +35,10 @@ describe("limits and failures through resolve()", () => {
         "/slow-hop/2": (_q, r) => setTimeout(() => redirect("/slow-hop/3")(_q, r), 300),
         "/slow-hop/3": (_q, r) => setTimeout(() => text()(_q, r), 300),
         "/slow-headers": (_q, r) => setTimeout(() => text()(_q, r), 3000),
+        "/never": (request) => {
+          // Never answers; records when the client gives the connection up.
+          request.socket.once("close", () => neverClosed.push(performance.now()));
+        },
         "/slow-body": (request, response) => {
           response.writeHead(200, { "content-type": "text/html" });
           if (request.method === "HEAD") return response.end();
@@ -103,6 +109,22 @@ describe("limits and failures through resolve()", () => {
     // The same chain passes with a deadline that covers all four hops.
     const ok = await resolve(site.url("/slow-hop/0"), site.options({ totalTimeoutMs: 3000 }));
     assert.equal(ok.chain.length, 4);
+  });
+
+  it("the total deadline aborts the request in flight, not only the wait for it", async () => {
+    // A client kept open: closing it would close the connection anyway.
+    const client = createClient(site.options({ totalTimeoutMs: 200, readTimeoutMs: 10_000 }));
+    try {
+      await assert.rejects(client.resolve(site.url("/never")), isTimeoutError);
+      // The read timeout is far away: only the deadline's abort reaching the exchange closes the
+      // connection while the client stays open.
+      for (let waited = 0; neverClosed.length === 0 && waited < 2000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(neverClosed.length, 1, "the server still holds the connection");
+    } finally {
+      await client.close();
+    }
   });
 
   it("times out waiting for slow response headers (read timeout)", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
 import { describe, it } from "node:test";
-import { followAbort } from "../../src/resolve/abort-fanout.js";
+import { followAbort, ownFanout } from "../../src/resolve/abort-fanout.js";
 
 describe("followAbort", () => {
   it("calls every follower once, through one listener on the signal", () => {
@@ -54,5 +54,27 @@ describe("followAbort", () => {
     } finally {
       process.off("warning", onWarning);
     }
+  });
+});
+
+describe("ownFanout", () => {
+  it("followers of an owned signal add no listener and run when the owner fans out", () => {
+    const controller = new AbortController();
+    const fanOut = ownFanout(controller.signal);
+    const calls: string[] = [];
+    followAbort(controller.signal, () => calls.push("a"));
+    const stopB = followAbort(controller.signal, () => calls.push("b"));
+    followAbort(controller.signal, () => calls.push("c"));
+    stopB();
+    assert.equal(getEventListeners(controller.signal, "abort").length, 0);
+    controller.abort(new Error("deadline"));
+    // Aborting alone reaches no follower: the owner's fan-out does.
+    assert.equal(calls.length, 0);
+    fanOut();
+    fanOut();
+    assert.deepEqual(calls, ["a", "c"]);
+    // After the abort a late follower runs at once, as with any aborted signal.
+    followAbort(controller.signal, () => calls.push("late"));
+    assert.deepEqual(calls, ["a", "c", "late"]);
   });
 });
