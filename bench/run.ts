@@ -36,6 +36,10 @@ console.log(
     `${((r.peerUrlsPerSecond / r.idealUrlsPerSecond) * 100).toFixed(0)}% of ideal; canonurl is ${(r.urlsPerSecond / r.peerUrlsPerSecond).toFixed(2)}× the peer`,
 );
 console.log(
+  `raw sockets (ceiling, no HTTP library): ${((r.ceilingUrlsPerSecond / r.idealUrlsPerSecond) * 100).toFixed(0)}% of ideal; ` +
+    `canonurl is ${(r.urlsPerSecond / r.ceilingUrlsPerSecond).toFixed(2)}× the ceiling; the server held responses ${r.serverHoldMs.toFixed(2)} ms on average`,
+);
+console.log(
   `sockets opened by canonurl: ${r.socketsOpened} in all, ${r.socketsOpenedMeasured} during the measured rounds`,
 );
 
