@@ -2,7 +2,6 @@
 // (301, then 200 text/plain: HEAD only, no body read), every response waits `latencyMs` before it is
 // sent. Ideal throughput is concurrency ÷ (hops × latency); the ratio says how much the resolver
 // itself costs on top of the network wait, and socketsOpened says whether keep-alive held.
-import { connect, type Socket } from "node:net";
 import { Worker } from "node:worker_threads";
 import { Pool } from "undici";
 import { createClient } from "../src/resolve/client.js";
@@ -18,11 +17,6 @@ export interface ResolveBenchResult {
   ratio: number;
   /** The same two HEAD requests per URL through a bare undici Pool: no policy, DNS or normalizing. */
   peerUrlsPerSecond: number;
-  /**
-   * The same requests written on raw sockets and answered by finding the end of the response head:
-   * no HTTP library at all, so what any client could reach against this server on this machine.
-   */
-  ceilingUrlsPerSecond: number;
   /** Mean time the server held a response over the measured rounds (the ideal assumes `latencyMs`). */
   serverHoldMs: number;
   /** Sockets the pinned transport opened in all, warm-up included. */
@@ -91,9 +85,8 @@ function median(values: number[]): number {
 /**
  * Resolves `urls` two-hop URLs with `concurrency` in flight through one client, `rounds` times,
  * interleaved with the same requests through a bare undici Pool (the peer: what the HTTP client
- * alone achieves against this server) and on raw sockets (the ceiling: no HTTP library), and
- * reports median URLs/s against the ideal, the server's real hold time and the sockets the pinned
- * transport opened.
+ * alone achieves against this server), and reports median URLs/s against the ideal, the server's
+ * real mean hold time and the sockets the pinned transport opened.
  *
  * @example
  * ```ts
@@ -156,48 +149,6 @@ export async function benchResolve(
     return count / ((performance.now() - started) / 1000);
   }
 
-  // The ceiling's connections, one per lane, opened once like the pools' keep-alive sockets.
-  let sockets: Socket[] = [];
-  function exchange(socket: Socket, path: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let head = "";
-      const onData = (data: string): void => {
-        head += data;
-        if (!head.includes("\r\n\r\n")) return;
-        socket.off("data", onData).off("error", reject);
-        resolve();
-      };
-      socket.on("data", onData).once("error", reject);
-      socket.write(`HEAD ${path} HTTP/1.1\r\nhost: bench.test\r\n\r\n`, "latin1");
-    });
-  }
-
-  async function ceiling(count: number): Promise<number> {
-    if (sockets.length === 0) {
-      sockets = await Promise.all(
-        Array.from(
-          { length: concurrency },
-          () =>
-            new Promise<Socket>((resolve, reject) => {
-              const socket = connect(port, "127.0.0.1", () => resolve(socket)).once("error", reject);
-              socket.setNoDelay(true).setEncoding("latin1");
-            }),
-        ),
-      );
-    }
-    let next = 0;
-    const started = performance.now();
-    const lane = async (socket: Socket): Promise<void> => {
-      while (next < count) {
-        const i = next++;
-        await exchange(socket, `/r/${round}-${i}`);
-        await exchange(socket, `/p/${round}-${i}`);
-      }
-    };
-    await Promise.all(sockets.map(lane));
-    return count / ((performance.now() - started) / 1000);
-  }
-
   const serverHold = (): Promise<number> =>
     new Promise((resolve) => {
       worker.once("message", resolve);
@@ -209,22 +160,19 @@ export async function benchResolve(
     // few hundred URLs the first measured round still ran a third slower than the rest.
     await ours(urls);
     await peer(urls);
-    await ceiling(urls);
     await serverHold();
     const socketsBefore = transport.socketsOpened;
-    const rates: Record<"ours" | "peer" | "ceiling", number[]> = { ours: [], peer: [], ceiling: [] };
-    const contenders = { ours, peer, ceiling };
-    const order = ["ours", "peer", "ceiling"] as const;
+    const oursRates: number[] = [];
+    const peerRates: number[] = [];
     for (round = 1; round <= rounds; round++) {
-      // A rotating order, so none always runs on a warmer (or busier) machine.
-      for (let k = 0; k < order.length; k++) {
-        const name = order[(round + k) % order.length] as (typeof order)[number];
-        rates[name].push(await contenders[name](urls));
-      }
+      // Alternating which goes first, so neither always runs on a warmer machine.
+      if (round % 2 === 0) peerRates.push(await peer(urls));
+      oursRates.push(await ours(urls));
+      if (round % 2 === 1) peerRates.push(await peer(urls));
     }
     const serverHoldMs = await serverHold();
     const idealUrlsPerSecond = concurrency / ((2 * latencyMs) / 1000);
-    const urlsPerSecond = median(rates.ours);
+    const urlsPerSecond = median(oursRates);
     return {
       urls,
       concurrency,
@@ -232,8 +180,7 @@ export async function benchResolve(
       urlsPerSecond,
       idealUrlsPerSecond,
       ratio: urlsPerSecond / idealUrlsPerSecond,
-      peerUrlsPerSecond: median(rates.peer),
-      ceilingUrlsPerSecond: median(rates.ceiling),
+      peerUrlsPerSecond: median(peerRates),
       serverHoldMs,
       socketsOpened: transport.socketsOpened,
       socketsOpenedMeasured: transport.socketsOpened - socketsBefore,
@@ -242,7 +189,6 @@ export async function benchResolve(
     await client.close();
     await transport.close();
     await pool.close();
-    for (const socket of sockets) socket.destroy();
     worker.postMessage("stop");
     await worker.terminate();
   }
