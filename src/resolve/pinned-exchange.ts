@@ -1,4 +1,6 @@
+import type { Duplex } from "node:stream";
 import type { Dispatcher } from "undici";
+import { TimeoutError } from "../errors/timeout-error.js";
 import { followAbort } from "./abort-fanout.js";
 import { toCanonError } from "./to-canon-error.js";
 import type { TransportResponse } from "./transport.js";
@@ -8,6 +10,13 @@ import type { TransportResponse } from "./transport.js";
 const HIGH_WATER_MARK = 64 * 1024;
 
 type Controller = Dispatcher.DispatchController;
+
+/** How an exchange watches its request head being written. */
+export interface WriteWatch {
+  /** Holds the socket of the connection the exchange runs on, once connected. */
+  readonly socketOf: { readonly socket: Duplex | null };
+  readonly writeTimeoutMs: number;
+}
 
 /**
  * One request/response exchange on a pinned connection, as an undici dispatch handler. It stands in
@@ -45,11 +54,17 @@ export class PinnedExchange implements Dispatcher.DispatchHandler, TransportResp
   private buffered = 0;
   private waiter: (() => void) | null = null;
   private readonly unfollow: () => void;
+  private writeWatch: {
+    socket: Duplex;
+    onDrain: () => void;
+    timer: ReturnType<typeof setTimeout>;
+  } | null = null;
 
   constructor(
     private readonly href: string,
     private readonly signal: AbortSignal,
     private readonly settled: () => void,
+    private readonly write?: WriteWatch,
   ) {
     this.head = new Promise<TransportResponse>((resolve, reject) => {
       this.resolveHead = resolve;
@@ -62,6 +77,42 @@ export class PinnedExchange implements Dispatcher.DispatchHandler, TransportResp
     // Called again when undici retries the request on a fresh socket: the latest controller counts.
     this.controller = controller;
     if (this.signal.aborted) controller.abort(this.signal.reason as Error);
+    // undici writes the request head synchronously right after this call; by the next microtask
+    // it is either in the kernel or still queued on the socket.
+    else if (this.write !== undefined) queueMicrotask(() => this.watchWrite());
+  }
+
+  // undici has no write timeout. A head still queued on the socket means the peer is not reading:
+  // it gets writeTimeoutMs to drain, then the exchange fails with `timeout`.
+  private watchWrite(): void {
+    const socket = this.write?.socketOf.socket;
+    if (this.done || this.started || socket == null || socket.writableLength === 0) return;
+    const limit = (this.write as WriteWatch).writeTimeoutMs;
+    const onDrain = (): void => this.unwatchWrite();
+    const timer = setTimeout(() => {
+      this.unwatchWrite();
+      const queued = socket.writableLength;
+      this.abort(
+        new TimeoutError(
+          "timeout",
+          `request head not written within ${limit} ms (writeTimeoutMs): ${this.href}`,
+          {
+            url: this.href,
+            cause: new Error(`${queued} bytes still queued on the socket`),
+          },
+        ),
+      );
+    }, limit);
+    socket.once("drain", onDrain);
+    this.writeWatch = { socket, onDrain, timer };
+  }
+
+  private unwatchWrite(): void {
+    const watch = this.writeWatch;
+    if (watch === null) return;
+    this.writeWatch = null;
+    clearTimeout(watch.timer);
+    watch.socket.off("drain", watch.onDrain);
   }
 
   onResponseStart(
@@ -72,6 +123,7 @@ export class PinnedExchange implements Dispatcher.DispatchHandler, TransportResp
     // 1xx interim responses pass through here too; only the final response counts.
     if (statusCode < 200 || this.started) return;
     this.started = true;
+    this.unwatchWrite();
     this.status = statusCode;
     // undici's parser lowercases names and gathers repeated fields into arrays.
     this.headers = headers as Record<string, string | string[]>;
@@ -106,6 +158,7 @@ export class PinnedExchange implements Dispatcher.DispatchHandler, TransportResp
     if (this.done) return;
     this.done = true;
     this.unfollow();
+    this.unwatchWrite();
     if (error !== undefined) {
       this.failure = error;
       if (!this.started) {

@@ -1,4 +1,5 @@
 import { isIP, type LookupFunction } from "node:net";
+import type { Duplex } from "node:stream";
 import { rootCertificates } from "node:tls";
 import { buildConnector, Client } from "undici";
 import { PinnedExchange } from "./pinned-exchange.js";
@@ -66,6 +67,8 @@ function pinnedLookup(addresses: readonly string[]): LookupFunction {
 interface Connection {
   client: Client;
   inFlight: number;
+  /** The socket the connector last handed this connection (null before the first connect). */
+  socket: Duplex | null;
 }
 
 // One validated destination: its connector, pinned to the validated addresses, and its connections.
@@ -110,10 +113,10 @@ function closeDestination(destination: Destination): Promise<unknown> {
  * while the origin resolves to the same addresses, HEAD included. Every failure is a `CanonError` (see
  * {@link toCanonError}); the body iterator maps read errors the same way.
  *
- * Timeouts: `connectTimeoutMs` bounds TCP + TLS setup; `readTimeoutMs` bounds the wait for the
- * response head and every gap between body chunks; `signal` carries the total deadline. HEAD and GET
- * send no body, so the write phase is only the request head, covered by the read timeout that starts
- * once it is queued.
+ * Timeouts: `connectTimeoutMs` bounds TCP + TLS setup; `writeTimeoutMs` bounds how long the request
+ * head (HEAD and GET send no body) may wait in the socket for a peer that does not read;
+ * `readTimeoutMs` bounds the wait for the response head and every gap between body chunks; `signal`
+ * carries the total deadline.
  *
  * @example
  * ```ts
@@ -190,8 +193,15 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
       if (best === undefined || connection.inFlight < best.inFlight) best = connection;
     }
     if (best !== undefined && destination.connections.length >= maxConnections) return best;
-    const client = new Client(destination.origin, { connect: destination.connect, pipelining: 1 });
-    const connection: Connection = { client, inFlight: 0 };
+    const connection: Connection = { client: undefined as unknown as Client, inFlight: 0, socket: null };
+    // The connection keeps its socket, so an exchange can see a request head still queued on it.
+    const connect: buildConnector.connector = (connectOptions, callback) => {
+      destination.connect(connectOptions, (...args) => {
+        if (args[0] === null) connection.socket = args[1];
+        (callback as (...a: typeof args) => void)(...args);
+      });
+    };
+    connection.client = new Client(destination.origin, { connect, pipelining: 1 });
     destination.connections.push(connection);
     return connection;
   }
@@ -211,10 +221,15 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
     const destination = destinationFor(request);
     const connection = connectionFor(destination);
     connection.inFlight++;
-    const exchange: PinnedExchange = new PinnedExchange(href, request.signal, () => {
-      connection.inFlight--;
-      if (exchange.failedBeforeResponse) retire(destination, connection);
-    });
+    const exchange: PinnedExchange = new PinnedExchange(
+      href,
+      request.signal,
+      () => {
+        connection.inFlight--;
+        if (exchange.failedBeforeResponse) retire(destination, connection);
+      },
+      { socketOf: connection, writeTimeoutMs: request.writeTimeoutMs },
+    );
     connection.client.dispatch(
       {
         origin: destination.origin,

@@ -17,11 +17,11 @@ export interface ClientOptions extends NormalizeOptions {
   maxHops?: number;
   /** One deadline across every hop and DNS lookup. @default 30000 */
   totalTimeoutMs?: number;
-  /** @default 8000 */
+  /** TCP and TLS setup of one connection. @default 8000 */
   connectTimeoutMs?: number;
-  /** @default 15000 */
+  /** The wait for a response head, and every gap between body chunks. @default 15000 */
   readTimeoutMs?: number;
-  /** @default 8000 */
+  /** How long a request head may wait unwritten on the socket (a peer that does not read). @default 8000 */
   writeTimeoutMs?: number;
   /** Largest HTML head read from a body. @default 1048576 */
   maxBodyBytes?: number;

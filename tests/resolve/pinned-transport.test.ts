@@ -299,6 +299,41 @@ describe("pinned transport timeouts and disposal", () => {
     }
   });
 
+  it("a request head the server never reads → timeout after writeTimeoutMs, not the read timeout", async () => {
+    // The server accepts and never reads, so a head larger than the loopback buffers stalls in the
+    // socket's own queue: only the write timeout can end it before the (far) read timeout.
+    const sockets: Socket[] = [];
+    const deaf = createServer((socket) => {
+      socket.pause();
+      sockets.push(socket);
+    });
+    await new Promise<void>((resolve) => deaf.listen(0, "127.0.0.1", resolve));
+    const { port } = deaf.address() as { port: number };
+    const transport = createPinnedTransport();
+    const headers = { "x-pad": "p".repeat(32 * 1024 * 1024) };
+    try {
+      const started = Date.now();
+      const error = await rejectsWith(
+        transport.request(
+          req(`http://deaf.test:${port}/`, { headers, writeTimeoutMs: 200, readTimeoutMs: 20_000 }),
+        ),
+        "timeout",
+      );
+      assert.match(error.message, /write/);
+      assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+      // A head that is written at once is never cut short by a write timeout shorter than the answer.
+      const quick = await transport.request(
+        req(`${server.origin("quick.test")}/slow-headers`, { writeTimeoutMs: 50, readTimeoutMs: 3000 }),
+      );
+      assert.equal(quick.status, 200);
+      await quick.dispose();
+    } finally {
+      await transport.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => deaf.close(() => resolve()));
+    }
+  });
+
   it("a listener that never completes the TLS handshake → timeout after connectTimeoutMs", async () => {
     const sockets: Socket[] = [];
     const silent = createServer((socket) => sockets.push(socket));
