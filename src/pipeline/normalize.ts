@@ -1,6 +1,6 @@
 import { applyParts, type DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
 import type { DomainRule } from "../rules/domain-rule.js";
-import { parseInput } from "../url/parse-input.js";
+import { checkHttpUrl, parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
 import type { UrlParts } from "../url/url-parts.js";
@@ -30,7 +30,7 @@ const MAX_UNWRAP_DEPTH = 4;
  * ```
  */
 export function normalize(url: string, options?: NormalizeOptions): string {
-  return run(url, resolveNormalizeOptions(options), undefined).canonical;
+  return run(stringInput(url), resolveNormalizeOptions(options), undefined).canonical;
 }
 
 /**
@@ -44,7 +44,7 @@ export function normalize(url: string, options?: NormalizeOptions): string {
  */
 export function explain(url: string, options?: NormalizeOptions): Explanation {
   const steps: ExplanationStep[] = [];
-  const result = run(url, resolveNormalizeOptions(options), steps);
+  const result = run(stringInput(url), resolveNormalizeOptions(options), steps);
   return {
     input: url,
     canonical: result.canonical,
@@ -56,18 +56,21 @@ export function explain(url: string, options?: NormalizeOptions): Explanation {
 
 /**
  * {@link normalize} with already-resolved options and no explanation: the resolver's per-hop form.
+ * A `URL` stands for its own href with the parse already done (the resolver holds one for every
+ * Location it resolves); it is only read, and must be http(s) with a host.
  *
  * @example
  * ```ts
  * canonicalWith("Example.com", resolveNormalizeOptions({ preset: "rfc3986" })); // "http://example.com/"
  * ```
  */
-export function canonicalWith(url: string, options: ResolvedNormalizeOptions): string {
+export function canonicalWith(url: string | URL, options: ResolvedNormalizeOptions): string {
   return run(url, options, undefined).canonical;
 }
 
 /**
- * {@link normalize} for callers that hold already-resolved options (the resolver runs it per hop).
+ * {@link normalize} for callers that hold already-resolved options (the resolver runs it once per
+ * resolution). A `URL` is taken as in {@link canonicalWith}.
  *
  * @example
  * ```ts
@@ -75,7 +78,7 @@ export function canonicalWith(url: string, options: ResolvedNormalizeOptions): s
  * ```
  */
 export function normalizeResolved(
-  url: string,
+  url: string | URL,
   options: ResolvedNormalizeOptions,
 ): {
   canonical: string;
@@ -105,11 +108,18 @@ interface RunResult {
   stripped: string[];
 }
 
+// The public entry points take strings only (api.md); a URL object is the resolver's shortcut.
+function stringInput(input: string): string {
+  if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
+  return input;
+}
+
 function run(
-  input: string,
+  input: string | URL,
   options: ResolvedNormalizeOptions,
   steps: ExplanationStep[] | undefined,
 ): RunResult {
+  if (input instanceof URL) return runParsed(checkHttpUrl(input), options, steps, 0);
   if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
   const { url } = parseInput(input, options.defaultScheme);
   return runParsed(url, options, steps, 0);

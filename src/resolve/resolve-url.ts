@@ -4,6 +4,7 @@ import { isSecurityError } from "../errors/guards.js";
 import { RedirectError } from "../errors/redirect-error.js";
 import { SecurityError } from "../errors/security-error.js";
 import { canonicalWith, normalizeResolved } from "../pipeline/normalize.js";
+import { parseInput } from "../url/parse-input.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { abortableIterable, createDeadline, type Deadline } from "./deadline.js";
 import { type ResolvedNetPolicy, resolveDestination } from "./destination.js";
@@ -26,12 +27,21 @@ export interface ResolveContext {
 
 type Via = Hop["via"];
 
+/** The next URL to fetch, in hop form; `parsed` is a URL whose href it is, when one is at hand. */
+interface HopTarget {
+  url: string;
+  via: Via;
+  parsed?: URL | undefined;
+}
+
 /** A 2xx response that stands for a URL: what a Resolution reports as confirming it. */
 interface Confirmed {
   url: string;
   via: Via;
   status: number;
   headers: Record<string, string>;
+  /** The request URL it was confirmed for (href `url`), so the final pass need not parse it again. */
+  parsed?: URL;
 }
 
 type HopOutcome =
@@ -101,8 +111,15 @@ function flattenHeaders(headers: TransportResponse["headers"]): Record<string, s
 }
 
 /** Hop form: syntactic (rfc3986) normalization, the key of the visited set and of the chain. */
-function normalizeHop(run: Run, url: string): string {
+function normalizeHop(run: Run, url: string | URL): string {
   return canonicalWith(url, run.options.hopNormalize);
+}
+
+// A URL already parsed travels with its hop form when normalizing left it as it was (the common
+// case), so fetching that hop does not parse the same string again.
+function hopTarget(run: Run, url: URL, via: Via): HopTarget {
+  const hop = normalizeHop(run, url);
+  return { url: hop, via, parsed: hop === url.href ? url : undefined };
 }
 
 async function send(
@@ -149,7 +166,7 @@ function screenCanonical(run: Run, declared: string | null, current: URL): strin
   }
   let hop: string;
   try {
-    hop = normalizeHop(run, target.href);
+    hop = normalizeHop(run, target);
   } catch {
     run.drop(declared, "invalid-url");
     return null;
@@ -191,7 +208,7 @@ async function inspect(
       status,
     });
   }
-  const confirmed: Confirmed = { url: url.href, via, status, headers: flattenHeaders(headers) };
+  const confirmed: Confirmed = { url: url.href, via, status, headers: flattenHeaders(headers), parsed: url };
   if (run.options.canonicalLinks === "off") {
     await response.dispose();
     return { kind: "ok", confirmed, canonical: null };
@@ -234,8 +251,8 @@ async function inspect(
 }
 
 /** One hop: destination check, HEAD, at most one GET; records the hop with its last request. */
-async function fetchHop(run: Run, target: { url: string; via: Via }): Promise<HopOutcome> {
-  const url = new URL(target.url);
+async function fetchHop(run: Run, target: HopTarget): Promise<HopOutcome> {
+  const url = target.parsed ?? new URL(target.url);
   const hop: Hop = { url: target.url, via: target.via, method: "HEAD", status: null };
   let recorded = false;
   try {
@@ -270,7 +287,7 @@ async function fetchHop(run: Run, target: { url: string; via: Via }): Promise<Ho
 }
 
 /** The next URL a redirect leads to, with the https → http policy (RFC 9110 §15.4 leaves it to us). */
-function redirectTarget(run: Run, from: URL, target: URL): string {
+function redirectTarget(run: Run, from: URL, target: URL): HopTarget {
   if (from.protocol === "https:" && target.protocol === "http:" && !run.options.allowDowngrade) {
     throw new SecurityError(
       "scheme-downgrade",
@@ -281,7 +298,7 @@ function redirectTarget(run: Run, from: URL, target: URL): string {
     );
   }
   try {
-    return normalizeHop(run, target.href);
+    return hopTarget(run, target, "redirect");
   } catch (cause) {
     throw new RedirectError("invalid-location", `unusable Location ${target.href}: ${from.href}`, {
       url: from.href,
@@ -293,8 +310,13 @@ function redirectTarget(run: Run, from: URL, target: URL): string {
 function finish(run: Run, confirmed: Confirmed, verified: boolean): Resolution {
   const { options } = run;
   let explanation: ReturnType<typeof normalizeResolved>;
+  // The parsed request URL stands in for the string unless something (a custom transport) changed it.
+  const parsed = confirmed.parsed;
   try {
-    explanation = normalizeResolved(confirmed.url, options.normalize);
+    explanation = normalizeResolved(
+      parsed !== undefined && parsed.href === confirmed.url ? parsed : confirmed.url,
+      options.normalize,
+    );
   } catch (error) {
     throw run.toError(error, confirmed.url);
   }
@@ -336,20 +358,20 @@ function finish(run: Run, confirmed: Confirmed, verified: boolean): Resolution {
   };
 }
 
-async function runHops(run: Run, initial: string): Promise<Resolution> {
+async function runHops(run: Run, initial: HopTarget): Promise<Resolution> {
   const { maxHops } = run.options;
-  let next: { url: string; via: Via } = { url: initial, via: "initial" };
+  let next: HopTarget = initial;
   let lastGood: Confirmed | null = null;
   // Set while a declared canonical (or a redirect it led to) is being fetched.
   let declared: { url: string; by: Confirmed } | null = null;
   let follows = 0;
   for (;;) {
     run.visited.add(next.url);
-    let target: { url: string; via: Via };
+    let target: HopTarget;
     try {
       const outcome = await fetchHop(run, next);
       if (outcome.kind === "redirect") {
-        target = { url: redirectTarget(run, outcome.from, outcome.target), via: "redirect" };
+        target = redirectTarget(run, outcome.from, outcome.target);
       } else if (outcome.kind === "ok") {
         lastGood = outcome.confirmed;
         declared = null;
@@ -422,7 +444,8 @@ export async function resolveUrl(
   const run = new Run(ctx, input, deadline);
   try {
     if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
-    return await runHops(run, normalizeHop(run, input.trim()));
+    const { url } = parseInput(input.trim(), ctx.options.hopNormalize.defaultScheme);
+    return await runHops(run, hopTarget(run, url, "initial"));
   } catch (error) {
     throw run.toError(error, input);
   } finally {

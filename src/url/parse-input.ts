@@ -30,6 +30,19 @@ export function parseInput(raw: string, defaultScheme: "http" | "https"): Parsed
   } catch (cause) {
     throw new UrlError("invalid-url", `invalid URL: ${JSON.stringify(raw)}`, { url: raw, cause });
   }
+  return { url: checkHttpUrl(url, raw), text };
+}
+
+/**
+ * Accepts an already parsed URL on the same terms as {@link parseInput}: http or https, with a
+ * host. `raw` is what error messages quote.
+ *
+ * @example
+ * ```ts
+ * checkHttpUrl(new URL("ftp://a.test/"), "ftp://a.test/"); // throws UrlError unsupported-scheme
+ * ```
+ */
+export function checkHttpUrl(url: URL, raw: string = url.href): URL {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new UrlError(
       "unsupported-scheme",
@@ -41,7 +54,7 @@ export function parseInput(raw: string, defaultScheme: "http" | "https"): Parsed
   }
   if (url.hostname === "")
     throw new UrlError("invalid-url", `invalid URL (no host): ${JSON.stringify(raw)}`, { url: raw });
-  return { url, text };
+  return url;
 }
 
 // WHATWG URL §4.4 basic URL parser, step 1 trims C0 controls and space from both ends; String#trim
