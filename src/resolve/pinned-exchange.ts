@@ -85,6 +85,8 @@ export class PinnedExchange implements Dispatcher.DispatchHandler, TransportResp
   // undici has no write timeout. A head still queued on the socket means the peer is not reading:
   // it gets writeTimeoutMs to drain, then the exchange fails with `timeout`.
   private watchWrite(): void {
+    // A retried request (undici starts it again on a fresh socket) is watched afresh.
+    this.unwatchWrite();
     const socket = this.write?.socketOf.socket;
     if (this.done || this.started || socket == null || socket.writableLength === 0) return;
     const limit = (this.write as WriteWatch).writeTimeoutMs;
