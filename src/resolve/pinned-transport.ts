@@ -193,15 +193,16 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
       if (best === undefined || connection.inFlight < best.inFlight) best = connection;
     }
     if (best !== undefined && destination.connections.length >= maxConnections) return best;
-    const connection: Connection = { client: undefined as unknown as Client, inFlight: 0, socket: null };
     // The connection keeps its socket, so an exchange can see a request head still queued on it.
+    // (undici connects on the first dispatch, after `connection` below exists.)
     const connect: buildConnector.connector = (connectOptions, callback) => {
       destination.connect(connectOptions, (...args) => {
         if (args[0] === null) connection.socket = args[1];
         (callback as (...a: typeof args) => void)(...args);
       });
     };
-    connection.client = new Client(destination.origin, { connect, pipelining: 1 });
+    const client = new Client(destination.origin, { connect, pipelining: 1 });
+    const connection: Connection = { client, inFlight: 0, socket: null };
     destination.connections.push(connection);
     return connection;
   }
