@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { canonicalWith, normalizeResolved } from "../../src/pipeline/normalize.js";
+import { canonicalWith, explain, normalize, normalizeResolved } from "../../src/pipeline/normalize.js";
 import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
 import { parseInput } from "../../src/url/parse-input.js";
 import { urlish } from "../helpers/url-arbitraries.js";
@@ -55,5 +55,11 @@ describe("normalizing a parsed URL (fast-check, fixed seed)", () => {
   it("refuses a parsed URL outside http(s) as a string would be refused", () => {
     const options = resolveNormalizeOptions(undefined);
     assert.throws(() => canonicalWith(new URL("ftp://a.test/x"), options), { code: "unsupported-scheme" });
+  });
+
+  it("leaves the public normalize() and explain() to strings only, as api.md has them", () => {
+    const url = new URL("http://a.test/x") as unknown as string;
+    assert.throws(() => normalize(url), TypeError);
+    assert.throws(() => explain(url), TypeError);
   });
 });
