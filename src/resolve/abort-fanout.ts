@@ -26,14 +26,7 @@ export function followAbort(signal: AbortSignal, onAbort: () => void): () => voi
     const set = new Set<() => void>();
     members = set;
     followers.set(signal, set);
-    signal.addEventListener(
-      "abort",
-      () => {
-        followers.delete(signal);
-        for (const member of set) member();
-      },
-      { once: true },
-    );
+    signal.addEventListener("abort", () => fanOut(signal, set), { once: true });
   }
   const set = members;
   set.add(onAbort);
@@ -59,9 +52,12 @@ export function followAbort(signal: AbortSignal, onAbort: () => void): () => voi
 export function ownFanout(signal: AbortSignal): () => void {
   const set = new Set<() => void>();
   followers.set(signal, set);
-  return () => {
-    if (followers.get(signal) !== set) return;
-    followers.delete(signal);
-    for (const member of set) member();
-  };
+  return () => fanOut(signal, set);
+}
+
+// Runs the followers once: the first call unregisters the set, so a second finds it gone.
+function fanOut(signal: AbortSignal, set: Set<() => void>): void {
+  if (followers.get(signal) !== set) return;
+  followers.delete(signal);
+  for (const member of set) member();
 }
