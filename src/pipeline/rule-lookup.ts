@@ -43,8 +43,9 @@ export function ruleLookup(rules: readonly DomainRule[]): RuleLookup {
 }
 
 function compile(rules: readonly DomainRule[]): RuleLookup {
-  const find = createRuleMatcher(rules);
-  if (!rules.every((r) => r instanceof DeclaredRule)) return { mayMatch: () => true, find };
+  if (!rules.every((r) => r instanceof DeclaredRule))
+    return { mayMatch: () => true, find: createRuleMatcher(rules) };
+  // One index serves both: a URL is a UrlParts record too.
   const findParts = createRuleMatcher(rules as readonly DeclaredRule[]);
   const exact = new Set<string>();
   const suffixes: string[] = [];
@@ -58,7 +59,7 @@ function compile(rules: readonly DomainRule[]): RuleLookup {
       for (const suffix of suffixes) if (hostname.endsWith(suffix)) return true;
       return false;
     },
-    find,
+    find: findParts,
     findParts,
   };
 }
