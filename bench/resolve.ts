@@ -160,6 +160,7 @@ export async function benchResolve(
     // few hundred URLs the first measured round still ran a third slower than the rest.
     await ours(urls);
     await peer(urls);
+    // Resets the server's counters: the warm-up's holds are not part of the reported mean.
     await serverHold();
     const socketsBefore = transport.socketsOpened;
     const oursRates: number[] = [];
