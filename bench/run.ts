@@ -1,53 +1,73 @@
 // npm run bench: every benchmark group in one process, with ratios between contenders of a group.
 // Absolute times on these machines are noise; the ratios are what to read and report.
+// BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
+// change can be measured without the whole run; the full run is what closing figures quote.
 import { classifyCases } from "./classify.js";
 import { generateCorpus } from "./corpus.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
+import { report } from "./report.js";
 import { benchResolve } from "./resolve.js";
 
 const size = Number(process.env.BENCH_URLS ?? 50_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
 
-function report(title: string, medians: Map<string, number>, baselines: string[]): void {
-  console.log(`\n## ${title} (${size} URLs, median of ${rounds} interleaved rounds)`);
-  const names = [...medians.keys()];
-  const header = ["case", "ns/URL", ...baselines.map((b) => `× ${b}`)];
-  console.log(header.join(" | "));
-  for (const name of names) {
-    const ns = medians.get(name) ?? Number.NaN;
-    const ratios = baselines.map((b) => (ns / (medians.get(b) ?? Number.NaN)).toFixed(2));
-    console.log([name, ns.toFixed(0), ...ratios].join(" | "));
-  }
+let corpusCache: string[] | undefined;
+/** The seeded corpus, generated on first use so groups that do not read it do not pay for it. */
+function corpus(): string[] {
+  corpusCache ??= generateCorpus(size);
+  return corpusCache;
+}
+
+async function resolveGroup(): Promise<void> {
+  const r = await benchResolve();
+  console.log(
+    `\n## resolve (${r.urls} URLs, two hops each, 5 ms per response, concurrency ${r.concurrency}, median of ${r.rounds} interleaved rounds)`,
+  );
+  console.log(
+    `canonurl: ${r.urlsPerSecond.toFixed(0)} URLs/s of an ideal ${r.idealUrlsPerSecond.toFixed(0)}: ${(r.ratio * 100).toFixed(0)}% of ideal`,
+  );
+  console.log(
+    `bare undici Pool (peer, no policy or normalizing): ${r.peerUrlsPerSecond.toFixed(0)} URLs/s, ` +
+      `${((r.peerUrlsPerSecond / r.idealUrlsPerSecond) * 100).toFixed(0)}% of ideal; canonurl is ${(r.urlsPerSecond / r.peerUrlsPerSecond).toFixed(2)}× the peer`,
+  );
+  console.log(
+    `the server held each response ${r.serverHoldMs.toFixed(2)} ms on average (the ideal assumes 5)`,
+  );
+  console.log(
+    `sockets opened by canonurl: ${r.socketsOpened} in all, ${r.socketsOpenedMeasured} during the measured rounds`,
+  );
+}
+
+function normalizeGroup(): void {
+  const medians = measureInterleaved(normalizeCases, corpus(), rounds);
+  report("normalize", size, rounds, medians, ["new URL(u).href", "normalize-url@9"]);
+  const identity = medians.get("normalize identity") ?? Number.NaN;
+  console.log(
+    `identity is ${((medians.get("normalize-url@9") ?? Number.NaN) / identity).toFixed(2)}× faster than normalize-url@9 ` +
+      `and ${(identity / (medians.get("new URL(u).href") ?? Number.NaN)).toFixed(2)}× the bare parse`,
+  );
+}
+
+function classifyGroup(): void {
+  report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
 }
 
 // The resolver group runs first, on a heap the 50,000-URL corpora of the other groups have not
 // grown yet: their garbage is not the resolver's cost (measured: 0.93-0.96x the peer when it ran
 // after them, 0.99x when it ran alone).
-const r = await benchResolve();
-console.log(
-  `\n## resolve (${r.urls} URLs, two hops each, 5 ms per response, concurrency ${r.concurrency}, median of ${r.rounds} interleaved rounds)`,
-);
-console.log(
-  `canonurl: ${r.urlsPerSecond.toFixed(0)} URLs/s of an ideal ${r.idealUrlsPerSecond.toFixed(0)}: ${(r.ratio * 100).toFixed(0)}% of ideal`,
-);
-console.log(
-  `bare undici Pool (peer, no policy or normalizing): ${r.peerUrlsPerSecond.toFixed(0)} URLs/s, ` +
-    `${((r.peerUrlsPerSecond / r.idealUrlsPerSecond) * 100).toFixed(0)}% of ideal; canonurl is ${(r.urlsPerSecond / r.peerUrlsPerSecond).toFixed(2)}× the peer`,
-);
-console.log(`the server held each response ${r.serverHoldMs.toFixed(2)} ms on average (the ideal assumes 5)`);
-console.log(
-  `sockets opened by canonurl: ${r.socketsOpened} in all, ${r.socketsOpenedMeasured} during the measured rounds`,
-);
+const groups: [string, () => void | Promise<void>][] = [
+  ["resolve", resolveGroup],
+  ["normalize", normalizeGroup],
+  ["classify", classifyGroup],
+];
 
-const corpus = generateCorpus(size);
-const normalizeMedians = measureInterleaved(normalizeCases, corpus, rounds);
-report("normalize", normalizeMedians, ["new URL(u).href", "normalize-url@9"]);
-const identity = normalizeMedians.get("normalize identity") ?? Number.NaN;
-console.log(
-  `identity is ${((normalizeMedians.get("normalize-url@9") ?? Number.NaN) / identity).toFixed(2)}× faster than normalize-url@9 ` +
-    `and ${(identity / (normalizeMedians.get("new URL(u).href") ?? Number.NaN)).toFixed(2)}× the bare parse`,
-);
-
-const classifyMedians = measureInterleaved(classifyCases, corpus, rounds);
-report("classify", classifyMedians, ["new URL().href"]);
+const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");
+const unknown = only?.filter((g) => !groups.some(([name]) => name === g)) ?? [];
+if (unknown.length > 0) {
+  console.error(`unknown BENCH_GROUP ${unknown.join(", ")}; groups: ${groups.map(([n]) => n).join(", ")}`);
+  process.exit(2);
+}
+for (const [name, run] of groups) {
+  if (only === undefined || only.includes(name)) await run();
+}
