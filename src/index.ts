@@ -1,5 +1,8 @@
 // Public entry: re-exports only, no logic.
-export type { Cache } from "./cache/cache.js";
+export type { Cache, CacheEntry } from "./cache/cache.js";
+export { memoryCache } from "./cache/memory-cache.js";
+export { redisCache } from "./cache/redis-cache.js";
+export { sqliteCache } from "./cache/sqlite-cache.js";
 export type { UrlForm, UrlFormClass } from "./classify/index.js";
 export { classify, isAsciiHost } from "./classify/index.js";
 export * from "./errors/index.js";
