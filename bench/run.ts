@@ -2,6 +2,7 @@
 // Absolute times on these machines are noise; the ratios are what to read and report.
 // BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
 // change can be measured without the whole run; the full run is what closing figures quote.
+import { benchCache } from "./cache.js";
 import { classifyCases } from "./classify.js";
 import { generateCorpus } from "./corpus.js";
 import { measureInterleaved } from "./measure.js";
@@ -39,6 +40,25 @@ async function resolveGroup(): Promise<void> {
   );
 }
 
+async function cacheGroup(): Promise<void> {
+  const r = await benchCache();
+  console.log(
+    `\n## cache hit path (${r.keys} keys, ${r.payloadChars}-character entries, one awaited get at a time, median of ${r.rounds} interleaved rounds)`,
+  );
+  const ns = (name: string) => r.medians.get(name) ?? Number.NaN;
+  console.log("case | ns/get | gets/s");
+  for (const [name, v] of r.medians) console.log(`${name} | ${v.toFixed(0)} | ${(1e9 / v).toFixed(0)}`);
+  for (const [ours, bare] of [
+    ["memoryCache get", "bare lru-cache get"],
+    ["sqliteCache get", "bare better-sqlite3 select"],
+    ["sqliteCache get", "bare better-sqlite3 select + JSON.parse"],
+    ["redisCache get", "bare node-redis GET"],
+    ["redisCache get", "bare node-redis GET + JSON.parse"],
+  ] as const) {
+    console.log(`${ours} / ${bare}: ${(ns(ours) / ns(bare)).toFixed(2)}× the time`);
+  }
+}
+
 function normalizeGroup(): void {
   const medians = measureInterleaved(normalizeCases, corpus(), rounds);
   report("normalize", size, rounds, medians, ["new URL(u).href", "normalize-url@9"]);
@@ -58,6 +78,7 @@ function classifyGroup(): void {
 // after them, 0.99x when it ran alone).
 const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
+  ["cache", cacheGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
 ];

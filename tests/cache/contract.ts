@@ -187,7 +187,7 @@ export function cacheContract(makeHarness: () => Promise<CacheHarness>): void {
 
   test("keys: unicode, empty, lone surrogates, '#'-prefixed and very long keys are all distinct", () =>
     withCache(h, async (c) => {
-      const long = "https://long.test/?" + "q".repeat(100_000);
+      const long = `https://long.test/?${"q".repeat(100_000)}`;
       const keys = [
         "",
         "ключ/日本語/😀",
@@ -198,8 +198,8 @@ export function cacheContract(makeHarness: () => Promise<CacheHarness>): void {
         "#",
         "a\u0000b",
         "a b\r\n*?[]{}",
-        long + "1",
-        long + "2",
+        `${long}1`,
+        `${long}2`,
         "x".repeat(MAX_KEY_CHARS),
         "x".repeat(MAX_KEY_CHARS + 1),
       ];
