@@ -61,6 +61,7 @@ function resolution(n: number): Resolution {
     verified: true,
     durationMs: 183.25,
     cached: false,
+    stale: false,
   };
 }
 

@@ -10,6 +10,7 @@ export { defaultTrackingParams } from "./pipeline/default-tracking-params.js";
 export type { Explanation, ExplanationStep } from "./pipeline/explanation.js";
 export { explain, normalize } from "./pipeline/normalize.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";
+export type { CachePolicyOptions } from "./resolve/cache-policy.js";
 export { type Client, createClient } from "./resolve/client.js";
 export { canonicalize, resolve } from "./resolve/one-shot.js";
 export { createPinnedTransport, type PinnedTransport } from "./resolve/pinned-transport.js";

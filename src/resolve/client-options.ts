@@ -5,6 +5,7 @@ import {
   type ResolvedNormalizeOptions,
   resolveNormalizeOptions,
 } from "../pipeline/resolve-normalize-options.js";
+import { type ResolvedCachePolicy, resolveCachePolicy } from "./cache-policy.js";
 import { parseCidr } from "./ip-address.js";
 import type { Transport } from "./transport.js";
 import type { ClientOptions } from "./types.js";
@@ -29,6 +30,7 @@ export interface ResolvedClientOptions {
   readonly logger: { debug(message: string, data?: object): void } | null;
   readonly hooks: Readonly<NonNullable<ClientOptions["hooks"]>>;
   readonly cache: Cache | null;
+  readonly cachePolicy: ResolvedCachePolicy;
   /** The final pipeline's options (the chosen preset, validated by the pipeline itself). */
   readonly normalize: ResolvedNormalizeOptions;
   /** Every hop's syntactic form: rfc3986 with the same default scheme. */
@@ -143,7 +145,10 @@ const CHECKS: Readonly<Record<NetworkKey, Check>> = {
       if (handler !== undefined) fn(handler, `${name}.${hook}`);
     }
   },
-  cache: withMethods("get", "set"),
+  cache: withMethods("get", "set", "delete"),
+  cachePolicy(value) {
+    resolveCachePolicy(value);
+  },
 };
 
 function freezeCopy<T>(value: T): T {
@@ -188,6 +193,7 @@ function build(given: Readonly<ClientOptions>): ResolvedClientOptions {
     logger: given.logger ?? null,
     hooks: given.hooks ?? Object.freeze({}),
     cache: given.cache ?? null,
+    cachePolicy: resolveCachePolicy(given.cachePolicy),
     normalize,
     hopNormalize,
     given,

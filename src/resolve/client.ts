@@ -1,4 +1,5 @@
 import { FetchError } from "../errors/fetch-error.js";
+import { createCachedResolver } from "./cached-resolve.js";
 import { type ResolvedClientOptions, resolveClientOptions } from "./client-options.js";
 import { defaultResolver } from "./default-resolver.js";
 import type { ResolvedNetPolicy } from "./destination.js";
@@ -27,6 +28,11 @@ export interface Client {
     urls: Iterable<string> | AsyncIterable<string>,
     init?: { concurrency?: number; signal?: AbortSignal },
   ): AsyncIterable<Outcome>;
+  /**
+   * Forgets what the cache holds for `url` (under this client's options), so the next resolution
+   * goes to the network. Resolves at once without a cache; rejects when the cache does.
+   */
+  invalidate(url: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,12 +65,15 @@ export function createClient(options?: ClientOptions): Client {
   const transport = resolved.transport ?? (owned as Transport);
   const ctx: ResolveContext = { options: resolved, transport, policy: netPolicyOf(resolved) };
   let closed: Promise<void> | null = null;
+  // Without a cache the hop loop is called directly: no key, no lookup, nothing shared.
+  const cached =
+    resolved.cache === null ? null : createCachedResolver(ctx, resolved.cache, resolved.cachePolicy);
 
   const resolveOne = (url: string, signal?: AbortSignal): Promise<Resolution> => {
     if (closed !== null) {
       return Promise.reject(new FetchError("connection-failed", `client is closed: ${url}`, { url }));
     }
-    return resolveUrl(url, ctx, signal);
+    return cached === null ? resolveUrl(url, ctx, signal) : cached.resolve(url, signal);
   };
 
   return Object.freeze({
@@ -86,6 +95,10 @@ export function createClient(options?: ClientOptions): Client {
         );
       }
       return resolveMany(urls, resolveOne, { concurrency, signal: init?.signal }, toCanonError);
+    },
+    async invalidate(url: string) {
+      if (typeof url !== "string") throw new TypeError(`canonurl: url must be a string, got ${typeof url}`);
+      await cached?.invalidate(url);
     },
     close() {
       closed ??= owned?.close?.() ?? Promise.resolve();

@@ -5,6 +5,7 @@ import { RedirectError } from "../errors/redirect-error.js";
 import { SecurityError } from "../errors/security-error.js";
 import { canonicalWith, normalizeResolved } from "../pipeline/normalize.js";
 import { parseInput } from "../url/parse-input.js";
+import type { DecidingResponse } from "./cache-policy.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { abortableIterable, createDeadline, type Deadline } from "./deadline.js";
 import { type ResolvedNetPolicy, resolveDestination } from "./destination.js";
@@ -66,6 +67,8 @@ class Run {
     readonly ctx: ResolveContext,
     readonly input: string,
     readonly deadline: Deadline,
+    /** Receives every response that decided the outcome, when a cache needs their freshness. */
+    readonly responses: DecidingResponse[] | undefined,
   ) {}
 
   get options(): ResolvedClientOptions {
@@ -197,6 +200,7 @@ async function inspect(
   response: TransportResponse,
 ): Promise<HopOutcome> {
   const { status, headers } = response;
+  run.responses?.push({ url: url.href, method, status, headers: headers as DecidingResponse["headers"] });
   if (REDIRECT_STATUSES.has(status)) {
     await response.dispose();
     return { kind: "redirect", from: url, target: resolveLocation(headers.location, url) };
@@ -355,6 +359,7 @@ function finish(run: Run, confirmed: Confirmed, verified: boolean): Resolution {
     verified,
     durationMs,
     cached: false,
+    stale: false,
   };
 }
 
@@ -439,9 +444,10 @@ export async function resolveUrl(
   input: string,
   ctx: ResolveContext,
   signal?: AbortSignal,
+  responses?: DecidingResponse[],
 ): Promise<Resolution> {
   const deadline = createDeadline(ctx.options.totalTimeoutMs, signal);
-  const run = new Run(ctx, input, deadline);
+  const run = new Run(ctx, input, deadline, responses);
   try {
     if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
     const { url } = parseInput(input.trim(), ctx.options.hopNormalize.defaultScheme);

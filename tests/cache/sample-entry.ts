@@ -42,6 +42,7 @@ export function sampleResolution(n = 0): Resolution {
     verified: true,
     durationMs: 183.25,
     cached: false,
+    stale: false,
   };
 }
 
