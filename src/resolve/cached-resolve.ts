@@ -34,6 +34,8 @@ export const CACHE_BYPASS_MS = 1_000;
 export interface CachedResolver {
   resolve(input: string, signal: AbortSignal | undefined): Promise<Resolution>;
   invalidate(url: string): Promise<void>;
+  /** Settles once every cache write already started has settled (each is bounded). */
+  flush(): Promise<void>;
 }
 
 type Stored = CacheEntry["outcome"];
@@ -136,6 +138,7 @@ export function createCachedResolver(
   const { logger } = ctx.options;
   let bypassUntil = 0;
   let failing = false;
+  const writes = new Set<Promise<void>>();
 
   function failed(op: string, error: unknown): void {
     bypassUntil = Date.now() + CACHE_BYPASS_MS;
@@ -283,6 +286,9 @@ export function createCachedResolver(
     async invalidate(url) {
       const key = keyer.keyOf(url);
       if (key !== undefined) await cache.delete(key);
+    },
+    async flush() {
+      while (writes.size > 0) await Promise.all(writes);
     },
   };
 }

@@ -101,7 +101,12 @@ export function createClient(options?: ClientOptions): Client {
       await cached?.invalidate(url);
     },
     close() {
-      closed ??= owned?.close?.() ?? Promise.resolve();
+      // Writes already started reach the cache first (each bounded), so a run that ends with
+      // close() leaves what it learned behind. The cache itself is the caller's to close.
+      closed ??= (async () => {
+        await cached?.flush();
+        await owned?.close?.();
+      })();
       return closed;
     },
   });

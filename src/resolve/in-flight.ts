@@ -1,3 +1,5 @@
+import { followAbort } from "./abort-fanout.js";
+
 /** One piece of shared work and the callers waiting on it. */
 interface Shared<T> {
   readonly promise: Promise<T>;
@@ -93,13 +95,12 @@ export function createInFlight<T>(): InFlight<T> {
         return joined.promise.then((value) => ({ value, late }));
       }
       return new Promise<Joined<T>>((resolve, reject) => {
-        const onAbort = (): void => {
+        // One listener per signal, however many callers share it (a batch hands one to all).
+        const cleanup = followAbort(signal, () => {
           cleanup();
           reject(abortError(signal.reason));
           if (--joined.waiting === 0) joined.controller.abort(signal.reason);
-        };
-        const cleanup = (): void => signal.removeEventListener("abort", onAbort);
-        signal.addEventListener("abort", onAbort, { once: true });
+        });
         joined.promise.then(
           (value) => {
             cleanup();
