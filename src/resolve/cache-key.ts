@@ -49,7 +49,8 @@ export interface CacheKeyer {
    * The key of an input: `v<version>:<options digest>:<first hop URL>`, where the first hop URL is
    * the input trimmed, given the default scheme and rfc3986-normalized, as the resolver fetches
    * it (so " HTTP://Bit.test/x" and "http://bit.test/x" share one entry). `undefined` for input
-   * that does not parse: it fails before any request, so there is nothing to remember.
+   * that does not parse or carries credentials: it fails before any request, so there is
+   * nothing to remember.
    */
   keyOf(input: string): string | undefined;
 }
@@ -69,6 +70,9 @@ export function createCacheKeyer(options: ResolvedClientOptions): CacheKeyer {
       if (typeof input !== "string") return undefined;
       try {
         const { url } = parseInput(input.trim(), options.hopNormalize.defaultScheme);
+        // Credentials never reach a store (a key is readable in redis-cli); such input fails
+        // before any request (userinfo), so there is nothing to remember either.
+        if (url.username !== "" || url.password !== "") return undefined;
         return prefix + canonicalWith(url, options.hopNormalize);
       } catch {
         return undefined;

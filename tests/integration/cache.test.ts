@@ -268,6 +268,18 @@ describe("client cache: hits, negative entries, stale-if-error, invalidate, keys
     await Promise.all([a.close(), b.close(), rfc.close(), noLinks.close()]);
   });
 
+  it("input with credentials never reaches the store (neither looked up nor written)", async () => {
+    const cache = recording();
+    const client = createClient(site.options({ cache }));
+    const withCredentials = site.url("/article").replace("://", "://user:secret@");
+    for (let i = 0; i < 2; i++) await assert.rejects(client.resolve(withCredentials), { code: "userinfo" });
+    assert.equal(cache.gets, 0);
+    assert.equal(cache.sets.size, 0);
+    await client.resolve(site.url("/article"));
+    assert.equal(cache.gets, 1, "the same client does use the store for other input");
+    await client.close();
+  });
+
   it("cachePolicy is validated at construction", () => {
     assert.throws(() => createClient({ cachePolicy: { minTTL: 1 } as never }), /cachePolicy\.minTTL/);
     assert.throws(() => createClient({ cachePolicy: { minTtlMs: -1 } }), /cachePolicy\.minTtlMs/);
