@@ -20,6 +20,9 @@ describe("deadline", () => {
     controller.abort(new Error("user"));
     assert.equal(deadline.signal.aborted, true);
     const error = deadline.toError("http://a.test/");
+    // A caller's abort is not a deadline: its own code, so the two can be told apart.
+    assert.equal(error.code, "aborted");
+    assert.equal(error.name, "AbortError");
     assert.match(error.message, /aborted by the caller/);
     assert.equal((error.cause as Error).message, "user");
     deadline.dispose();
