@@ -79,13 +79,12 @@ export function createClient(options?: ClientOptions): Client {
       urls: Iterable<string> | AsyncIterable<string>,
       init?: { concurrency?: number; signal?: AbortSignal },
     ) {
-      const concurrency = init?.concurrency ?? DEFAULT_CONCURRENCY;
-      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 10_000) {
-        throw new TypeError(
-          `canonurl: option "concurrency" must be an integer from 1 to 10000, got ${concurrency}`,
-        );
-      }
-      return resolveMany(urls, resolveOne, { concurrency, signal: init?.signal }, toCanonError);
+      // resolveMany checks every argument (TypeError at the call) and every element (an Outcome).
+      return resolveMany(
+        urls,
+        { resolveOne, toError: toCanonError },
+        { concurrency: init?.concurrency, signal: init?.signal, defaultConcurrency: DEFAULT_CONCURRENCY },
+      );
     },
     close() {
       closed ??= owned?.close?.() ?? Promise.resolve();
