@@ -4,6 +4,7 @@
 // change can be measured without the whole run; the full run is what closing figures quote.
 import { classifyCases } from "./classify.js";
 import { generateCorpus } from "./corpus.js";
+import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
 import { report } from "./report.js";
@@ -49,6 +50,20 @@ function normalizeGroup(): void {
   );
 }
 
+async function headScanGroup(): Promise<void> {
+  const headRounds = Number(process.env.BENCH_HEAD_ROUNDS ?? 7);
+  const figures = await benchHeadScan(headRounds);
+  console.log(
+    `\n## head-scan (1 MiB per shape in 16 KiB chunks, CPU ms, median of ${headRounds} interleaved rounds)`,
+  );
+  console.log("shape | CPU ms | × benign | stopped by | bytes read");
+  for (const f of figures) {
+    console.log(
+      `${f.name} | ${f.cpuMs.toFixed(2)} | ${f.ratio.toFixed(2)} | ${f.stoppedBy} | ${f.bytesRead}`,
+    );
+  }
+}
+
 function classifyGroup(): void {
   report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
 }
@@ -60,6 +75,7 @@ const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
+  ["head-scan", headScanGroup],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");
