@@ -1,6 +1,7 @@
 import { AbortError } from "../errors/abort-error.js";
 import { CanonError } from "../errors/canon-error.js";
 import { FetchError } from "../errors/fetch-error.js";
+import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 
 // undici's own timeout codes (lib/core/errors.js): each is one of our connect/read deadlines.
@@ -134,7 +135,8 @@ export function abortReasonError(reason: unknown, url: string, what: string): Ca
  * Maps anything a request can throw (undici errors, socket and TLS errors, abort reasons) to a
  * {@link CanonError} with the original as `cause`, so no raw error escapes the resolver. A
  * `CanonError` passes through unchanged; undici's connect/headers/body timeouts become
- * `TimeoutError` `timeout`; certificate and handshake failures `FetchError` `tls`; the rest
+ * `TimeoutError` `timeout`; a response head over undici's header limit `ResponseTooLargeError`
+ * `response-too-large`; certificate and handshake failures `FetchError` `tls`; the rest
  * `FetchError` `connection-failed`. Pass the request's signal so an abort is recognised whatever
  * undici wrapped it in ({@link abortReasonError}: the deadline's timer is `timeout`, the caller's
  * abort `aborted`, a `CanonError` reason is returned as is). Total: it never throws, whatever
@@ -168,6 +170,20 @@ export function toCanonError(error: unknown, url: string | URL, signal?: AbortSi
         url: href,
         cause: error,
       });
+    }
+  }
+  for (const link of links) {
+    // undici refuses a response head over its maxHeaderSize (Node's 16 KiB default): a 1 MiB Link
+    // or Location never reaches a parser of ours. That is the response's size, not the network.
+    if (codeOf(link) === "UND_ERR_HEADERS_OVERFLOW") {
+      return new ResponseTooLargeError(
+        "response-too-large",
+        `response head too large (${describe(link)}): ${href}`,
+        {
+          url: href,
+          cause: error,
+        },
+      );
     }
   }
   for (const link of links) {
