@@ -14,7 +14,7 @@ function compiled(text: string) {
 // The regular expression the patterns compiled to before the linear matcher: the reference the
 // matcher must agree with on every path (it backtracks, so it only ever sees short paths here).
 function referenceRegex(text: string): RegExp {
-  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escapeLiteral = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   let body = "";
   let rest = false;
   for (const part of text.split(/(\{[A-Za-z_][A-Za-z0-9_]*\*?\})/)) {
@@ -22,7 +22,7 @@ function referenceRegex(text: string): RegExp {
       body = `${body.slice(0, -1)}(?:/(.*))?`;
       rest = true;
     } else if (part.startsWith("{")) body += "([^/]+)";
-    else body += escape(part);
+    else body += escapeLiteral(part);
   }
   return new RegExp(rest || body === "/" ? `^${body}$` : `^${body}/?$`);
 }
