@@ -1,4 +1,6 @@
 // Public entry: re-exports only, no logic.
+
+export { type SurtOptions, ssurt, surt } from "./archive/index.js";
 export type { Cache } from "./cache/cache.js";
 export type { UrlForm, UrlFormClass } from "./classify/index.js";
 export { classify, isAsciiHost } from "./classify/index.js";
