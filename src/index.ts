@@ -20,3 +20,11 @@ export type { DomainRule } from "./rules/domain-rule.js";
 export { loadRules } from "./rules/load-rules.js";
 export { createRuleMatcher } from "./rules/rule-matcher.js";
 export { shorteners } from "./rules/shorteners.js";
+export {
+  type ClearUrlsOptions,
+  type ClearUrlsOutcome,
+  type ClearUrlsPack,
+  clearUrlsRules,
+  clearUrlsSnapshotPath,
+  compileClearUrls,
+} from "./rules-node/clear-urls-rules.js";

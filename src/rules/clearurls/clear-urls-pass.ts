@@ -55,6 +55,35 @@ function removeParams(href: string, params: RegExp): string {
   return out;
 }
 
+// canonurl sorts query parameters before any rule runs, but 9 of the snapshot's 64 redirections
+// want their target parameter first (`\/away\.php\?to=(…)`, `\/l\.php\?u=(…)`). The canonical
+// form does not know the original order, so each parameter is offered first in turn — as many as
+// this, which bounds the extra tests on a URL with thousands of parameters.
+const MAX_REORDERED_PARAMS = 32;
+
+function findRedirect(provider: ClearUrlsProvider, href: string): string | undefined {
+  for (const redirection of provider.redirections) {
+    const match = redirection.exec(href);
+    if (match?.[1]) return match[1];
+  }
+  const queryAt = href.indexOf("?");
+  if (queryAt === -1) return undefined;
+  const hashAt = href.indexOf("#", queryAt);
+  const query = hashAt === -1 ? href.slice(queryAt + 1) : href.slice(queryAt + 1, hashAt);
+  const params = query.split("&");
+  if (params.length < 2) return undefined;
+  const base = href.slice(0, queryAt + 1);
+  const hash = hashAt === -1 ? "" : href.slice(hashAt);
+  for (let i = 1; i < Math.min(params.length, MAX_REORDERED_PARAMS); i++) {
+    const variant = `${base}${params[i]}&${[...params.slice(0, i), ...params.slice(i + 1)].join("&")}${hash}`;
+    for (const redirection of provider.redirections) {
+      const match = redirection.exec(variant);
+      if (match?.[1]) return match[1];
+    }
+  }
+  return undefined;
+}
+
 function decodeTarget(captured: string): string {
   try {
     return decodeURIComponent(captured);
@@ -68,7 +97,7 @@ function decodeTarget(captured: string): string {
  * (ascending), each tested on the URL as the providers before it left it: a provider whose
  * urlPattern matches and whose exceptions do not acts — a complete provider blocks (the pass
  * stops), a redirection whose group 1 matches unwraps (the pass stops; the target is
- * URL-decoded), else rawRules are cut from the whole URL and parameters matching its rules are
+ * URL-decoded; any query parameter may stand first, as canonurl's order is not the original), else rawRules are cut from the whole URL and parameters matching its rules are
  * removed. The add-on reaches the same end by re-requesting the cleaned URL; one pass does it here.
  *
  * @example
@@ -87,10 +116,8 @@ export function runClearUrls(
   for (const position of candidates) {
     const provider = providers[position] as ClearUrlsProvider;
     if (!providerMatches(provider, current)) continue;
-    for (const redirection of provider.redirections) {
-      const match = redirection.exec(current);
-      if (match?.[1]) return { href: decodeTarget(match[1]), acted: position, kind: "redirected" };
-    }
+    const target = provider.redirections.length > 0 ? findRedirect(provider, current) : undefined;
+    if (target !== undefined) return { href: decodeTarget(target), acted: position, kind: "redirected" };
     if (provider.complete) return { href: current, acted: position, kind: "blocked" };
     let next = current;
     for (const raw of provider.rawRules) next = next.replace(raw, "");
