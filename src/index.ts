@@ -1,4 +1,6 @@
 // Public entry: re-exports only, no logic.
+
+export { type SurtOptions, ssurt, surt } from "./archive/index.js";
 export type { Cache } from "./cache/cache.js";
 export type { UrlForm, UrlFormClass } from "./classify/index.js";
 export { classify, isAsciiHost } from "./classify/index.js";
@@ -18,3 +20,11 @@ export type { DomainRule } from "./rules/domain-rule.js";
 export { loadRules } from "./rules/load-rules.js";
 export { createRuleMatcher } from "./rules/rule-matcher.js";
 export { shorteners } from "./rules/shorteners.js";
+export {
+  type ClearUrlsOptions,
+  type ClearUrlsOutcome,
+  type ClearUrlsPack,
+  clearUrlsRules,
+  clearUrlsSnapshotPath,
+  compileClearUrls,
+} from "./rules-node/clear-urls-rules.js";

@@ -6,7 +6,7 @@ import { fromRoot } from "../helpers/paths.js";
 
 // architecture.md: nothing under the pure rooms imports node:*, resolve/, cache/ or cli/, so the
 // pure core runs in browsers and edge workers.
-const PURE = ["classify", "url", "rules", "pipeline", "generated"];
+const PURE = ["classify", "url", "rules", "pipeline", "archive", "generated"];
 const FORBIDDEN = [
   /^node:/,
   /\/resolve\//,
