@@ -16,5 +16,5 @@ export { createDefaultRules, type DefaultRulesOptions, defaultRules } from "./ru
 export type { DomainRule } from "./rules/domain-rule.js";
 export { createRuleMatcher } from "./rules/rule-matcher.js";
 export { shorteners } from "./rules/shorteners.js";
-// archive/ (surt, ssurt; api.md §8) joins here when src/archive lands: it is pure, so both entries
-// get it from this one line, e.g. `export { ssurt, surt } from "./archive/index.js";`.
+// archive/ (surt, ssurt) joins here when src/archive lands: it is pure, so one re-export line of
+// ./archive/index.js in this file gives it to both entries.
