@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
+import { loadRules } from "../node/load-rules.js";
 import type { DomainRule } from "../rules/domain-rule.js";
-import { defaultRules, loadRules } from "../rules/index.js";
+import { defaultRules } from "../rules/index.js";
 import { UsageError } from "./io.js";
 
 /**
