@@ -1,7 +1,10 @@
 import { createClient } from "../resolve/client.js";
 import type { ClientOptions, Outcome } from "../resolve/types.js";
+import { isBlankLine } from "./blank-line.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
-import { errorJson, failureLine } from "./report-failure.js";
+import type { InputLine, OverlongLine } from "./line-splitter.js";
+import { blankJson } from "./offline-batch.js";
+import { errorJson, failureLine, overlongError, overlongInput } from "./report-failure.js";
 
 /**
  * The `node:util` `parseArgs` options of network mode, to spread into a command's option table.
@@ -63,17 +66,38 @@ export function networkOptionsFromFlags(values: NetworkFlagValues): {
   return { options, concurrency };
 }
 
-function formatLine(outcome: Outcome, json: boolean): { stdout: string; stderr?: string } {
-  const { index, input } = outcome;
+function formatLine(
+  outcome: Outcome,
+  json: boolean,
+  overlong: OverlongLine | undefined,
+): { stdout: string; stderr?: string; failed: boolean } {
+  const { index } = outcome;
+  // A blank line fails fast in resolveMany (no network) and an over-long one went in as "", only
+  // to keep their index; what they print is decided here, the same way as offline.
+  if (overlong !== undefined) {
+    const input = overlongInput(overlong);
+    const error = overlongError(overlong);
+    if (json)
+      return {
+        stdout: `${JSON.stringify({ index, input, ok: false, error: errorJson(error) })}\n`,
+        failed: true,
+      };
+    return { stdout: "\n", stderr: failureLine(index, input, error), failed: true };
+  }
+  const { input } = outcome;
+  if (isBlankLine(input)) return { stdout: json ? blankJson(index, input) : "\n", failed: false };
   if (outcome.ok) {
     const { url, source, chain, ruleApplied, paramsStripped, verified } = outcome.result;
-    if (!json) return { stdout: `${url}\n` };
+    if (!json) return { stdout: `${url}\n`, failed: false };
     const line = { index, input, ok: true, url, source, chain, ruleApplied, paramsStripped, verified };
-    return { stdout: `${JSON.stringify(line)}\n` };
+    return { stdout: `${JSON.stringify(line)}\n`, failed: false };
   }
   if (json)
-    return { stdout: `${JSON.stringify({ index, input, ok: false, error: errorJson(outcome.error) })}\n` };
-  return { stdout: "\n", stderr: failureLine(index, input, outcome.error) };
+    return {
+      stdout: `${JSON.stringify({ index, input, ok: false, error: errorJson(outcome.error) })}\n`,
+      failed: true,
+    };
+  return { stdout: "\n", stderr: failureLine(index, input, outcome.error), failed: true };
 }
 
 /**
@@ -90,7 +114,7 @@ function formatLine(outcome: Outcome, json: boolean): { stdout: string; stderr?:
  * ```
  */
 export async function runNetworkMode(
-  inputs: AsyncIterable<string>,
+  inputs: AsyncIterable<InputLine>,
   options: ClientOptions,
   flags: { json: boolean; concurrency: number },
   io: CliIo,
@@ -108,6 +132,7 @@ export async function runNetworkMode(
   let pulled = 0;
   let failed = false;
   let wakeGate: (() => void) | null = null;
+  const overlong = new Map<number, OverlongLine>();
 
   // Holds back the next input while `window` earlier ones are unwritten: a slow first URL stalls
   // the intake instead of letting finished results pile up behind it.
@@ -123,8 +148,10 @@ export async function runNetworkMode(
           done = true;
           return;
         }
+        const line = step.value;
+        if (typeof line !== "string") overlong.set(pulled, line);
         pulled++;
-        yield step.value;
+        yield typeof line === "string" ? line : "";
       }
     } finally {
       if (!done) await source.return?.();
@@ -137,8 +164,9 @@ export async function runNetworkMode(
       for (let ready = waiting.get(nextToWrite); ready !== undefined; ready = waiting.get(nextToWrite)) {
         waiting.delete(nextToWrite);
         nextToWrite++;
-        if (!ready.ok) failed = true;
-        const line = formatLine(ready, flags.json);
+        const line = formatLine(ready, flags.json, overlong.get(ready.index));
+        overlong.delete(ready.index);
+        if (line.failed) failed = true;
         if (line.stderr !== undefined) await writeOut(io.stderr, line.stderr);
         await writeOut(io.stdout, line.stdout);
       }
