@@ -46,7 +46,9 @@ export class LineSplitter {
   // Inside an over-long line: its bytes are counted, not kept, until its \n.
   #skipping = false;
   #skippedBytes = 0;
-  #prefix = "";
+  // The over-long line's first bytes, enough for its quoted prefix (a character is at most 4 bytes).
+  #prefix: Buffer[] = [];
+  #prefixBytes = 0;
   #skippedEndsWithCr = false;
 
   constructor(maxLineBytes: number = MAX_LINE_BYTES) {
@@ -95,18 +97,15 @@ export class LineSplitter {
 
   #append(bytes: Buffer): void {
     if (bytes.length === 0) return;
-    if (this.#skipping) {
-      this.#skippedBytes += bytes.length;
-      this.#skippedEndsWithCr = bytes[bytes.length - 1] === 13;
-      return;
-    }
-    if (this.#carryBytes + bytes.length > this.#max + 1) {
+    if (!this.#skipping && this.#carryBytes + bytes.length > this.#max + 1) {
       this.#skipping = true;
-      this.#skippedBytes = this.#carryBytes + bytes.length;
-      this.#skippedEndsWithCr = bytes[bytes.length - 1] === 13;
-      this.#prefix = prefixOf(Buffer.concat([...this.#carry, bytes.subarray(0, 4 * OVERLONG_PREFIX_CHARS)]));
+      this.#skippedBytes = 0;
+      for (const kept of this.#carry) this.#skip(kept);
       this.#carry = [];
       this.#carryBytes = 0;
+    }
+    if (this.#skipping) {
+      this.#skip(bytes);
       return;
     }
     // A copy: the carried tail must not pin (or see reuse of) the caller's whole chunk.
@@ -114,14 +113,28 @@ export class LineSplitter {
     this.#carryBytes += bytes.length;
   }
 
+  #skip(bytes: Buffer): void {
+    this.#skippedBytes += bytes.length;
+    this.#skippedEndsWithCr = bytes[bytes.length - 1] === 13;
+    if (this.#prefixBytes < PREFIX_BYTES) {
+      const head = Buffer.from(bytes.subarray(0, PREFIX_BYTES - this.#prefixBytes));
+      this.#prefix.push(head);
+      this.#prefixBytes += head.length;
+    }
+  }
+
   // The carried line, ended by a \n (`ended`) or by the end of the input (a lone \r stays then).
   #takeCarried(ended: boolean): InputLine {
     if (this.#skipping) {
       const cr = ended && this.#skippedEndsWithCr ? 1 : 0;
-      const line: OverlongLine = { prefix: this.#prefix, bytes: this.#skippedBytes - cr };
+      let head = Buffer.concat(this.#prefix);
+      // The whole line fit in the prefix (only with a tiny limit): its ending's \r is not content.
+      if (cr === 1 && this.#skippedBytes <= PREFIX_BYTES) head = head.subarray(0, -1);
+      const line: OverlongLine = { prefix: prefixOf(head), bytes: this.#skippedBytes - cr };
       this.#skipping = false;
       this.#skippedBytes = 0;
-      this.#prefix = "";
+      this.#prefix = [];
+      this.#prefixBytes = 0;
       return line;
     }
     let all = this.#carry.length === 1 ? (this.#carry[0] as Buffer) : Buffer.concat(this.#carry);
@@ -136,6 +149,8 @@ export class LineSplitter {
   }
 }
 
+const PREFIX_BYTES = 4 * OVERLONG_PREFIX_CHARS;
+
 function prefixOf(bytes: Buffer): string {
-  return bytes.toString("utf8", 0, 4 * OVERLONG_PREFIX_CHARS).slice(0, OVERLONG_PREFIX_CHARS);
+  return bytes.toString("utf8", 0, PREFIX_BYTES).slice(0, OVERLONG_PREFIX_CHARS);
 }
