@@ -68,6 +68,10 @@ export interface NormalizeRecipe {
  */
 export async function readNormalizeRecipe(values: NormalizeFlagValues): Promise<NormalizeRecipe> {
   const recipe: NormalizeRecipe = { values: pickNormalizeFlags(values) };
+  // Checked before the file is read, so the contradiction is what the user is told about.
+  if (values["no-rules"] === true && values.rules !== undefined) {
+    throw new UsageError("--rules and --no-rules contradict each other");
+  }
   if (values.rules !== undefined) recipe.rulesFile = await readRulesFile(values.rules);
   return recipe;
 }
@@ -154,8 +158,8 @@ export function normalizeOptionsFromRecipe(recipe: NormalizeRecipe): NormalizeOp
 }
 
 /**
- * {@link normalizeOptionsFromRecipe} and the library's own validation (a pattern in
- * `--keep-param`, an empty name), resolved once for the per-line loop; a TypeError of the library
+ * {@link normalizeOptionsFromRecipe} and the library's own validation (an empty name in
+ * `--keep-param` or `--strip-param`), resolved once for the per-line loop; a TypeError of the library
  * becomes a usage error.
  *
  * @example
@@ -172,7 +176,7 @@ export function resolveRecipe(recipe: NormalizeRecipe): ResolvedNormalizeOptions
  *
  * @example
  * ```ts
- * checkOptions({ keepParams: ["utm_*"] }); // throws UsageError
+ * checkOptions({ keepParams: [""] }); // throws UsageError
  * ```
  */
 export function checkOptions(options: NormalizeOptions): ResolvedNormalizeOptions {
