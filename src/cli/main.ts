@@ -3,6 +3,7 @@ import { runCanonicalize } from "./canonicalize-command.js";
 import { runClassify } from "./classify-command.js";
 import { runExplain } from "./explain-command.js";
 import { type CliIo, type ExitCode, UsageError } from "./io.js";
+import { runServe } from "./serve-command.js";
 
 /**
  * Runs the command line with `argv` (without node and the script) and returns the exit status.
@@ -18,6 +19,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     const [first, ...rest] = argv;
     if (first === "classify") return await runClassify(rest, io);
     if (first === "explain") return await runExplain(rest, io);
+    if (first === "serve") return await runServe(rest, io);
     return await runCanonicalize(argv, io);
   } catch (error) {
     if (isRuleError(error)) {
