@@ -22,6 +22,7 @@ import {
 } from "./playground-assets.js";
 import { optionsFromQuery, requiredParam } from "./query-options.js";
 import { readBody } from "./read-body.js";
+import { requestDeadline } from "./request-deadline.js";
 import { createRequestGate, type RequestGate, releaseWhenSent } from "./request-gate.js";
 import { resolveLines } from "./resolve-lines.js";
 import { resolveServeOptions, type ServeOptions } from "./serve-options.js";
@@ -105,8 +106,6 @@ export function createServeApp(options: ServeOptions = {}, gate?: RequestGate): 
     return undefined;
   });
 
-  const deadline = (request: Request): AbortSignal =>
-    AbortSignal.any([request.signal, AbortSignal.timeout(config.requestTimeoutMs)]);
   const query = (url: string): URLSearchParams => new URL(url).searchParams;
 
   app.get("/healthz", (c) => c.json({ ok: true }));
@@ -151,7 +150,8 @@ export function createServeApp(options: ServeOptions = {}, gate?: RequestGate): 
   app.post("/v1/normalize", async (c) => {
     const batch = parseBatch(await readBody(c.req.raw, config.maxBodyBytes), config.maxBatch);
     const resolved = resolvedOptions(batchOptions(batch, query(c.req.url)));
-    return ndjsonResponse(normalizeLines(batch.urls, resolved, deadline(c.req.raw)));
+    const deadline = requestDeadline(c.req.raw.signal, config.requestTimeoutMs);
+    return ndjsonResponse(normalizeLines(batch.urls, resolved, deadline.signal), deadline.clear);
   });
 
   app.post("/v1/resolve", async (c) => {
@@ -171,8 +171,14 @@ export function createServeApp(options: ServeOptions = {}, gate?: RequestGate): 
     } catch (error) {
       optionError(error);
     }
+    const deadline = requestDeadline(c.req.raw.signal, config.requestTimeoutMs);
     return ndjsonResponse(
-      resolveLines(batch.urls, client, config.resolveConcurrency, deadline(c.req.raw), config.log),
+      resolveLines(batch.urls, client, config.resolveConcurrency, deadline.signal, config.log),
+      () => {
+        deadline.clear();
+        // A stream cancelled before its first read never ran resolveLines' own close.
+        void client.close();
+      },
     );
   });
 
