@@ -184,7 +184,10 @@ describe("POST /v1/resolve", () => {
       await post(
         app(),
         "/v1/resolve",
-        ndjson([`${origin.origin("origin.test")}/ok?secret=hunter2`, `http://user:pw@unknown.test:${origin.port}/private`]),
+        ndjson([
+          `${origin.origin("origin.test")}/ok?secret=hunter2`,
+          `http://user:pw@unknown.test:${origin.port}/private`,
+        ]),
       ),
     );
     assert.equal(logs.length, 2, logs.join("\n"));
