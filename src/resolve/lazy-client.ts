@@ -3,9 +3,10 @@
 // normalizes never loads it (measured on Node 20: the engine's import graph costs ~0.3 s and
 // ~30 MB RSS). Option validation stays synchronous and engine-free: a bad option still throws a
 // TypeError at construction.
+
+import { checkBatchArgument, checkConcurrency, checkSignalArgument } from "./call-arguments.js";
 import type { Client } from "./client.js";
 import { resolveClientOptions } from "./client-options.js";
-import { checkBatchArgument, checkConcurrency, checkSignalArgument } from "./call-arguments.js";
 import { DEFAULT_CONCURRENCY } from "./concurrency-option.js";
 import type { PinnedTransport, PinnedTransportOptions } from "./pinned-transport.js";
 import type { TransportRequest, TransportResponse } from "./transport.js";
