@@ -27,7 +27,11 @@ function examplesOf(doc: string): Example[] {
       assert.ok(line.startsWith("$ "), `sh block ${block}: output line without a command: ${line}`);
       const out: string[] = [];
       while (i + 1 < lines.length && !(lines[i + 1] ?? "").startsWith("$ ")) out.push(lines[++i] ?? "");
-      examples.push({ block, command: line.slice(2), expected: out.length === 0 ? "" : `${out.join("\n")}\n` });
+      examples.push({
+        block,
+        command: line.slice(2),
+        expected: out.length === 0 ? "" : `${out.join("\n")}\n`,
+      });
     }
   }
   return examples;
@@ -37,12 +41,21 @@ describe("docs/cli.md: every sh example prints what the page shows", () => {
   const examples = examplesOf(readFileSync(fromRoot("docs", "cli.md"), "utf8"));
   const bin = mkdtempSync(join(tmpdir(), "canonurl-docs-bin-"));
   const wrapper = join(bin, "canonurl");
-  writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${fromRoot("dist", "cli", "bin.js")}" "$@"\n`);
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec "${process.execPath}" "${fromRoot("dist", "cli", "bin.js")}" "$@"\n`,
+  );
   chmodSync(wrapper, 0o755);
   const scratch = new Map<number, string>();
 
   it("has examples of every command", () => {
-    for (const needle of ["canonurl --offline", "canonurl classify", "canonurl explain", "--workers", "| head"])
+    for (const needle of [
+      "canonurl --offline",
+      "canonurl classify",
+      "canonurl explain",
+      "--workers",
+      "| head",
+    ])
       assert.ok(
         examples.some((e) => e.command.includes(needle)),
         `no checked example uses ${needle}`,
