@@ -7,15 +7,10 @@ import { SecurityError } from "../errors/security-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { UrlError } from "../errors/url-error.js";
 import { createCacheKeyer } from "./cache-key.js";
-import {
-  type DecidingResponse,
-  failureTtlMs,
-  isDeterministicFailure,
-  type ResolvedCachePolicy,
-  statusOf,
-  successTtlMs,
-} from "./cache-policy.js";
+import { failureTtlMs, isDeterministicFailure, type ResolvedCachePolicy, statusOf } from "./cache-policy.js";
+import { checkSignalArgument } from "./call-arguments.js";
 import { createDeadline } from "./deadline.js";
+import { type DecidingResponse, successTtlMs } from "./freshness.js";
 import { createInFlight } from "./in-flight.js";
 import { type ResolveContext, resolveUrl } from "./resolve-url.js";
 import { toCanonError } from "./to-canon-error.js";
@@ -263,6 +258,7 @@ export function createCachedResolver(
 
   return {
     async resolve(input, signal) {
+      checkSignalArgument(signal);
       const key = keyer.keyOf(input);
       if (key === undefined) return resolveUrl(input, ctx, signal);
       const started = performance.now();
