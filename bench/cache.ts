@@ -9,13 +9,16 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { LRUCache } from "lru-cache";
-import { createClient } from "redis";
+import { createClient as createRedisClient } from "redis";
 import type { Cache, CacheEntry } from "../src/cache/cache.js";
 import { encodeEntry } from "../src/cache/entry-codec.js";
 import { memoryCache } from "../src/cache/memory-cache.js";
 import { redisCache } from "../src/cache/redis-cache.js";
 import { sqliteCache } from "../src/cache/sqlite-cache.js";
-import type { Resolution } from "../src/resolve/types.js";
+import { createCacheKeyer } from "../src/resolve/cache-key.js";
+import { createClient } from "../src/resolve/client.js";
+import { resolveClientOptions } from "../src/resolve/client-options.js";
+import type { ClientOptions, Resolution } from "../src/resolve/types.js";
 import { fromRoot } from "../tests/helpers/paths.js";
 
 /** One contender: performs one hit for a key and returns what it read (kept alive by the caller). */
@@ -139,12 +142,35 @@ export async function benchCache(
   })();
   const select = db.prepare<[string], string>("SELECT value FROM t WHERE key = ?").pluck();
 
-  const raw = createClient({ url: server.url });
+  const raw = createRedisClient({ url: server.url });
   raw.on("error", () => {});
   await raw.connect();
   for (const [k, t] of texts) await raw.set(`bare:${k}`, t);
 
+  // The whole hit path of a client: key (parse, normalize), lookup, freshness, a caller's own copy.
+  // Entries are put under the client's keys; a miss would dial a port nobody listens on and fail.
+  const clientOptions: ClientOptions = {
+    resolver: async () => ["127.0.0.1"],
+    allowedNetworks: ["127.0.0.1/32"],
+    allowedPorts: [9],
+  };
+  const keyer = createCacheKeyer(resolveClientOptions(clientOptions));
+  const urls = new Map(keys.map((k, i) => [k, `http://bit.test/x${i}`]));
+  for (const [k, e] of entries) {
+    const clientKey = keyer.keyOf(urls.get(k) as string) as string;
+    for (const cache of backends) await cache.set(clientKey, e);
+  }
+  const clients = backends.map((cache) => createClient({ ...clientOptions, cache }));
+  const hit = (i: number) => async (k: string) => {
+    const r = await (clients[i] as ReturnType<typeof createClient>).resolve(urls.get(k) as string);
+    if (!r.cached) throw new Error("cache bench: a client lookup missed");
+    return r;
+  };
+
   const cases: AsyncCase[] = [
+    { name: "memoryCache client.resolve (hit)", get: hit(0) },
+    { name: "sqliteCache client.resolve (hit)", get: hit(1) },
+    { name: "redisCache client.resolve (hit)", get: hit(2) },
     { name: "memoryCache get", get: (k) => memory.get(k) },
     { name: "bare lru-cache get", get: async (k) => lru.get(k) },
     { name: "sqliteCache get", get: (k) => sqlite.get(k) },
@@ -170,6 +196,7 @@ export async function benchCache(
     const medians = await measure(cases, keys, rounds);
     return { keys: keyCount, rounds, payloadChars: texts[0]?.[1].length ?? 0, medians };
   } finally {
+    for (const client of clients) await client.close();
     for (const cache of backends) await cache.close();
     db.close();
     raw.destroy();

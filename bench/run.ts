@@ -6,6 +6,7 @@ import { benchCache } from "./cache.js";
 import { classifyCases } from "./classify.js";
 import { benchCli } from "./cli.js";
 import { generateCorpus } from "./corpus.js";
+import { benchDedupe } from "./dedupe.js";
 import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
@@ -56,9 +57,26 @@ async function cacheGroup(): Promise<void> {
     ["sqliteCache get", "bare better-sqlite3 select + JSON.parse"],
     ["redisCache get", "bare node-redis GET"],
     ["redisCache get", "bare node-redis GET + JSON.parse"],
+    ["memoryCache client.resolve (hit)", "bare lru-cache get"],
+    ["sqliteCache client.resolve (hit)", "bare better-sqlite3 select + JSON.parse"],
+    ["redisCache client.resolve (hit)", "bare node-redis GET + JSON.parse"],
   ] as const) {
     console.log(`${ours} / ${bare}: ${(ns(ours) / ns(bare)).toFixed(2)}× the time`);
   }
+}
+
+async function dedupeGroup(): Promise<void> {
+  const r = await benchDedupe();
+  console.log(
+    `\n## dedupe (${r.inputs} inputs over ${r.distinct} distinct URLs, two hops each, 5 ms per response, concurrency ${r.concurrency}, median of ${r.rounds} alternating rounds, a fresh client each)`,
+  );
+  console.log("case | requests | wall ms");
+  console.log(`no cache | ${r.withoutCache.requests} | ${r.withoutCache.ms.toFixed(0)}`);
+  console.log(`memoryCache | ${r.withCache.requests} | ${r.withCache.ms.toFixed(0)}`);
+  console.log(
+    `with a cache: ${(r.withCache.requests / r.withoutCache.requests).toFixed(3)}× the requests ` +
+      `(${r.withCache.requests / 2} resolutions for ${r.distinct} distinct URLs), ${(r.withCache.ms / r.withoutCache.ms).toFixed(3)}× the time`,
+  );
 }
 
 function normalizeGroup(): void {
@@ -108,6 +126,7 @@ function cliGroup(): void {
 const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
   ["cache", cacheGroup],
+  ["dedupe", dedupeGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
   ["head-scan", headScanGroup],
