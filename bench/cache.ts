@@ -123,7 +123,8 @@ export async function benchCache(
   // The bare stores hold exactly the text the backends store.
   const texts = entries.map(([k, e]) => [k, encodeEntry(e)] as const);
 
-  const memory = memoryCache({ maxEntries: keyCount });
+  // Room for both key sets: the backend keys and the client keys below.
+  const memory = memoryCache({ maxEntries: keyCount * 2 });
   const sqlite = sqliteCache(join(dir, "backend.sqlite"));
   const redis = redisCache(server.url, { prefix: "bench:" });
   const backends: Cache[] = [memory, sqlite, redis];

@@ -11,7 +11,7 @@ import { failureTtlMs, isDeterministicFailure, type ResolvedCachePolicy, statusO
 import { checkSignalArgument } from "./call-arguments.js";
 import { createDeadline } from "./deadline.js";
 import { type DecidingResponse, successTtlMs } from "./freshness.js";
-import { createInFlight } from "./in-flight.js";
+import { createInFlight, type SharedWork } from "./in-flight.js";
 import { type ResolveContext, resolveUrl } from "./resolve-url.js";
 import { toCanonError } from "./to-canon-error.js";
 import type { Resolution } from "./types.js";
@@ -192,8 +192,7 @@ export function createCachedResolver(
   async function lookupAndResolve(
     key: string,
     input: string,
-    signal: AbortSignal,
-    keep: (until: Promise<unknown>) => void,
+    shared: SharedWork,
   ): Promise<{ result: Resolution; cached: boolean; stale: boolean }> {
     const started = performance.now();
     const found = await bounded("get", () => cache.get(key), undefined);
@@ -218,6 +217,7 @@ export function createCachedResolver(
             options: { ...ctx.options, totalTimeoutMs: Math.max(1, ctx.options.totalTimeoutMs - waited) },
           };
     const responses: DecidingResponse[] = [];
+    const signal = shared.signal();
     let result: Resolution;
     try {
       result = await resolveUrl(input, runCtx, signal, responses);
@@ -229,7 +229,7 @@ export function createCachedResolver(
         logger?.debug("serving a stale resolution after a transient failure", { key, code: error.code });
         return { result: staleResult, cached: true, stale: true };
       }
-      keep(
+      shared.keep(
         store(
           key,
           { ok: false, error: { code: error.code, message: error.message } },
@@ -238,7 +238,7 @@ export function createCachedResolver(
       );
       throw error;
     }
-    keep(store(key, { ok: true, result }, successTtlMs(responses, ctx.options.headers, policy)));
+    shared.keep(store(key, { ok: true, result }, successTtlMs(responses, ctx.options.headers, policy)));
     return { result, cached: false, stale: false };
   }
 
@@ -265,7 +265,7 @@ export function createCachedResolver(
       const { value, late } = await inFlight.run(
         key,
         signal,
-        (shared, keep) => lookupAndResolve(key, input, shared, keep),
+        (shared) => lookupAndResolve(key, input, shared),
         abortErrorFor(input),
       );
       // A caller that asks after the shared resolution finished (its result still being stored)

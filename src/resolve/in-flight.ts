@@ -1,9 +1,23 @@
 import { followAbort } from "./abort-fanout.js";
 
+/**
+ * What shared work gets: its abort signal, created on first use (a hit served from a cache never
+ * asks for one: creating an AbortController was the largest cost of a memoryCache hit, measured
+ * in bench/cache.ts), and `keep(p)`.
+ */
+export interface SharedWork {
+  /** Aborts once every caller waiting on the work has aborted. */
+  signal(): AbortSignal;
+  /** Keeps the key joinable, with the settled result, until `until` settles too. */
+  keep(until: Promise<unknown>): void;
+}
+
 /** One piece of shared work and the callers waiting on it. */
 interface Shared<T> {
   readonly promise: Promise<T>;
-  readonly controller: AbortController;
+  /** Every caller gave up, with this reason. */
+  abandoned: { reason: unknown } | undefined;
+  controller: AbortController | undefined;
   waiting: number;
   /** The work has settled (the key is only kept while its result is being stored). */
   settled: boolean;
@@ -31,7 +45,7 @@ export interface InFlight<T> {
   run(
     key: string,
     signal: AbortSignal | undefined,
-    work: (signal: AbortSignal, keep: (until: Promise<unknown>) => void) => Promise<T>,
+    work: (shared: SharedWork) => Promise<T>,
     abortError: (reason: unknown) => unknown,
   ): Promise<Joined<T>>;
   /** Keys with work running or kept. */
@@ -45,29 +59,40 @@ export interface InFlight<T> {
  * ```ts
  * const inFlight = createInFlight<Resolution>();
  * const [a, b] = await Promise.all([
- *   inFlight.run(key, undefined, (signal) => resolveUrl(url, ctx, signal), (r) => r),
- *   inFlight.run(key, undefined, (signal) => resolveUrl(url, ctx, signal), (r) => r), // joins the first
+ *   inFlight.run(key, undefined, (w) => resolveUrl(url, ctx, w.signal()), (r) => r),
+ *   inFlight.run(key, undefined, (w) => resolveUrl(url, ctx, w.signal()), (r) => r), // joins the first
  * ]);
  * ```
  */
 export function createInFlight<T>(): InFlight<T> {
   const table = new Map<string, Shared<T>>();
 
-  function start(
-    key: string,
-    work: (signal: AbortSignal, keep: (until: Promise<unknown>) => void) => Promise<T>,
-  ): Shared<T> {
-    const controller = new AbortController();
+  function start(key: string, work: (shared: SharedWork) => Promise<T>): Shared<T> {
     let kept: Promise<unknown> | undefined;
+    // Filled in before work() can call signal(): the object exists first, its promise after.
+    const state = { abandoned: undefined, controller: undefined, waiting: 0, settled: false } as Omit<
+      Shared<T>,
+      "promise"
+    >;
+    const handle: SharedWork = {
+      signal() {
+        if (state.controller === undefined) {
+          state.controller = new AbortController();
+          if (state.abandoned !== undefined) state.controller.abort(state.abandoned.reason);
+        }
+        return state.controller.signal;
+      },
+      keep(until) {
+        kept = until;
+      },
+    };
     let promise: Promise<T>;
     try {
-      promise = work(controller.signal, (until) => {
-        kept = until;
-      });
+      promise = work(handle);
     } catch (error) {
       promise = Promise.reject(error);
     }
-    const shared: Shared<T> = { promise, controller, waiting: 0, settled: false };
+    const shared = Object.assign(state, { promise }) as Shared<T>;
     table.set(key, shared);
     const release = (): void => {
       // A run that was abandoned may have been replaced by a new one under the same key.
@@ -87,7 +112,7 @@ export function createInFlight<T>(): InFlight<T> {
       if (signal?.aborted) return Promise.reject(abortError(signal.reason));
       let shared = table.get(key);
       // Work every earlier caller abandoned is being torn down: a new caller starts afresh.
-      if (shared === undefined || shared.controller.signal.aborted) shared = start(key, work);
+      if (shared === undefined || shared.abandoned !== undefined) shared = start(key, work);
       const joined = shared;
       const late = joined.settled;
       joined.waiting++;
@@ -99,7 +124,10 @@ export function createInFlight<T>(): InFlight<T> {
         const cleanup = followAbort(signal, () => {
           cleanup();
           reject(abortError(signal.reason));
-          if (--joined.waiting === 0) joined.controller.abort(signal.reason);
+          if (--joined.waiting === 0) {
+            joined.abandoned = { reason: signal.reason };
+            joined.controller?.abort(signal.reason);
+          }
         });
         joined.promise.then(
           (value) => {
