@@ -29,6 +29,12 @@ export interface ResolvedNetPolicy {
 }
 
 // Compiled once per policy object: a client resolves its options once and reuses them on every hop.
+/**
+ * How many distinct validated addresses of one name are handed to the socket layer, in the resolver's
+ * order. Real DNS answers hold a handful; the bound only matters against a resolver answering thousands.
+ */
+export const MAX_DIALLED_ADDRESSES = 16;
+
 const compiled = new WeakMap<ResolvedNetPolicy, (address: string) => AddressVerdict>();
 
 function addressCheck(policy: ResolvedNetPolicy): (address: string) => AddressVerdict {
@@ -81,7 +87,8 @@ function refuse(address: string, verdict: AddressVerdict, href: string): Securit
  * resolved through `policy.resolver` under `signal` (raced against it by `race`: by default
  * {@link raceSignal}; a {@link Deadline} passes its own listener-free race), and if ANY answer fails the address policy the
  * hop fails with `blocked-address` naming it. A trailing-dot name (`example.test.`) is checked and
- * resolved as the same name without the dot.
+ * resolved as the same name without the dot. Duplicates are dropped and at most
+ * {@link MAX_DIALLED_ADDRESSES} addresses are returned, though every answer is checked.
  *
  * Errors: `SecurityError` as above; `UrlError` `unsupported-scheme` for a non-HTTP(S) URL;
  * `TimeoutError` `timeout` when the signal times out, `AbortError` `aborted` when the caller aborts it
@@ -143,12 +150,16 @@ export async function resolveDestination(
       url: href,
     });
   }
-  const validated: string[] = [];
+  // Every answer is checked (one refused address refuses the name), but only the first few distinct
+  // ones are dialled: Node's socket layer dedupes a lookup's list with includes(), so thousands of
+  // answers from a caller's resolver would cost their square there. A Set here keeps this loop linear.
+  const validated = new Set<string>();
   for (const answer of answers as unknown[]) {
     const address = typeof answer === "string" ? answer : String(answer);
+    if (validated.has(address)) continue;
     const verdict = check(address);
     if (!verdict.allowed) throw refuse(address, verdict, href);
-    if (!validated.includes(address)) validated.push(address);
+    validated.add(address);
   }
-  return validated;
+  return [...validated].slice(0, MAX_DIALLED_ADDRESSES);
 }

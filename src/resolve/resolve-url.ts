@@ -79,7 +79,11 @@ class Run {
   }
 
   log(message: string, data?: object): void {
-    this.options.logger?.debug(message, data);
+    try {
+      this.options.logger?.debug(message, data);
+    } catch {
+      // A logger is an observer, like a hook: its failure must not fail the resolution it logs.
+    }
   }
 
   drop(url: string, reason: string): void {
