@@ -17,6 +17,20 @@ function fill(size: number, prefix: string, unit: string, suffix = ""): string {
   return prefix + unit.repeat(whole) + "x".repeat(Math.max(0, room - whole * unit.length)) + suffix;
 }
 
+// One start tag carrying as many distinct attribute names as fit (a0=b a1=b …): a parser that
+// collects a tag's attributes into one object builds a dictionary of that size.
+function distinctAttributes(size: number, prefix: string): string {
+  const parts = [prefix];
+  let length = prefix.length;
+  for (let i = 0; ; i++) {
+    const part = `a${i}=b `;
+    if (length + part.length > size) break;
+    parts.push(part);
+    length += part.length;
+  }
+  return parts.join("") + "x".repeat(size - length);
+}
+
 // A head as real pages write them (meta, preloads, JSON-LD, inline style and script, a canonical),
 // repeated: the benign peer the hostile shapes are measured against.
 const REAL_BLOCK =
@@ -69,6 +83,7 @@ export function hostileHeads(size: number): HostileHead[] {
     { name: "unclosed style", html: fill(size, `${head}<style>`, "<a><b></c>"), nests: false },
     { name: "unclosed title", html: fill(size, `${head}<title>`, "<a>&amp;"), nests: false },
     { name: "many attributes", html: fill(size, `${head}<meta `, "a=b "), nests: false },
+    { name: "many distinct attributes", html: distinctAttributes(size, `${head}<meta `), nests: false },
     { name: "one attribute repeated", html: fill(size, `${head}<meta `, "rel=x "), nests: false },
     {
       name: "huge attribute value",

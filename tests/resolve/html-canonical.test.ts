@@ -66,6 +66,22 @@ describe("findHtmlCanonical", () => {
     );
   });
 
+  it("reads each tag's own attributes: a repeated one keeps its first value, none leak to the next tag", async () => {
+    assert.equal(
+      await find('<head><link rel=canonical href="/first" HREF="/second" rel=alternate></head>'),
+      "https://site.test/first",
+    );
+    assert.equal(await find('<head><link rel=alternate rel=canonical href="/a"></head>'), null);
+    assert.equal(await find('<head><link rel=canonical><link href="/a"></head>'), null);
+    assert.equal(await find('<head><meta rel=canonical href="/a"><link rel=canonical></head>'), null);
+    assert.equal(
+      await find('<head><base href="/b/" /><link rel=canonical href="c" /></head>'),
+      "https://site.test/b/c",
+    );
+    // A link cut off by the end of the document is not a canonical.
+    assert.equal(await find('<head><link rel=canonical href="/a"'), null);
+  });
+
   it("reads a head split across chunks, even inside a tag and a UTF-8 character", async () => {
     const bytes = enc('<head><link rel="canonical" href="/caf\u00e9"></head>');
     const chunks = Array.from(bytes, (b) => Uint8Array.of(b));
