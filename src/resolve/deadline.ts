@@ -1,6 +1,7 @@
-import { AbortError } from "../errors/abort-error.js";
+import type { AbortError } from "../errors/abort-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { followAbort, ownFanout } from "./abort-fanout.js";
+import { callerStopError } from "./caller-stop-error.js";
 
 /** One operation's deadline: the caller's signal combined with the total timeout. */
 export interface Deadline {
@@ -86,7 +87,7 @@ export function createDeadline(totalTimeoutMs: number, signal?: AbortSignal): De
           },
         );
       }
-      return new AbortError("aborted", `aborted by the caller: ${url}`, { url, cause: signal.reason });
+      return callerStopError(url, signal.reason);
     },
     dispose() {
       clearTimeout(timer);

@@ -3,6 +3,7 @@ import { CanonError } from "../errors/canon-error.js";
 import { UrlError } from "../errors/url-error.js";
 import { followAbort } from "./abort-fanout.js";
 import { checkBatchArgument, checkConcurrency, checkSignalArgument, typeName } from "./call-arguments.js";
+import { callerStopError } from "./caller-stop-error.js";
 import { raceSignal } from "./deadline.js";
 import type { Outcome, Resolution } from "./types.js";
 
@@ -150,7 +151,7 @@ async function* runBatch(
         index,
         input,
         ok: false,
-        error: new AbortError("aborted", `aborted by the caller: ${input}`, { url: input, cause: reason }),
+        error: callerStopError(input, reason),
       });
     });
     pending.then(deliver);

@@ -28,6 +28,17 @@ describe("deadline", () => {
     deadline.dispose();
   });
 
+  it("a caller's signal that aborts with a TimeoutError reads as a timeout, not an abort", () => {
+    const controller = new AbortController();
+    const deadline = createDeadline(10_000, controller.signal);
+    controller.abort(new DOMException("the request's deadline of 50 ms passed", "TimeoutError"));
+    const error = deadline.toError("http://a.test/");
+    assert.equal(error.code, "timeout");
+    assert.ok(isTimeoutError(error));
+    assert.match(error.message, /caller's deadline .*50 ms.*http:\/\/a\.test\//);
+    deadline.dispose();
+  });
+
   it("dispose clears the timer", async () => {
     const deadline = createDeadline(20);
     deadline.dispose();
