@@ -1,5 +1,5 @@
 // HTML heads a hostile server can send, each filled to a given size, for the head-scan bound tests
-// (tests/resolve/head-scan-bounds.test.ts) and its benchmark (bench/head-scan.ts).
+// (tests/resolve/discover/head-scan-bounds.test.ts) and its benchmark (bench/head-scan.ts).
 
 /** One shape: its name, the text, and whether it nests elements (the super-linear case). */
 export interface HostileHead {

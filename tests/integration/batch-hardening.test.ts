@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import { isAbortError, isCanonError, isTimeoutError, isUrlError } from "../../src/errors/guards.js";
 import { createClient } from "../../src/resolve/client.js";
-import { MAX_DIALLED_ADDRESSES } from "../../src/resolve/destination.js";
+import { MAX_DIALLED_ADDRESSES } from "../../src/resolve/guard/destination.js";
 import { canonicalize, resolve } from "../../src/resolve/one-shot.js";
 import type { Outcome } from "../../src/resolve/types.js";
 import { type Site, startSite, text } from "./site.js";

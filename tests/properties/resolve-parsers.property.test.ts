@@ -11,10 +11,10 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { CanonError } from "../../src/errors/canon-error.js";
 import { isRedirectError, isResponseTooLargeError, isUrlError } from "../../src/errors/guards.js";
-import { MAX_HEAD_DEPTH, scanHtmlHead } from "../../src/resolve/html-canonical.js";
-import { findLinkCanonical, parseLinkHeader } from "../../src/resolve/link-header.js";
-import { resolveLocation } from "../../src/resolve/location.js";
-import { isClearlyNotHtml, isHtmlMediaType, mediaTypeEssence } from "../../src/resolve/media-type.js";
+import { MAX_HEAD_DEPTH, scanHtmlHead } from "../../src/resolve/discover/html-canonical.js";
+import { findLinkCanonical, parseLinkHeader } from "../../src/resolve/discover/link-header.js";
+import { resolveLocation } from "../../src/resolve/discover/location.js";
+import { isClearlyNotHtml, isHtmlMediaType, mediaTypeEssence } from "../../src/resolve/http/media-type.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_104);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isResponseTooLargeError } from "../../src/errors/guards.js";
-import { findHtmlCanonical } from "../../src/resolve/html-canonical.js";
+import { isResponseTooLargeError } from "../../../src/errors/guards.js";
+import { findHtmlCanonical } from "../../../src/resolve/discover/html-canonical.js";
 
 const doc = new URL("https://site.test/dir/page");
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);

@@ -5,8 +5,12 @@
 // bench/head-scan.ts.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { findHtmlCanonical, MAX_HEAD_DEPTH, scanHtmlHead } from "../../src/resolve/html-canonical.js";
-import { benignHead, chunked, hostileHeads } from "../helpers/hostile-heads.js";
+import {
+  findHtmlCanonical,
+  MAX_HEAD_DEPTH,
+  scanHtmlHead,
+} from "../../../src/resolve/discover/html-canonical.js";
+import { benignHead, chunked, hostileHeads } from "../../helpers/hostile-heads.js";
 
 const MiB = 1 << 20;
 const doc = new URL("https://site.test/page");

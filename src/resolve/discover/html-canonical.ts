@@ -1,5 +1,5 @@
 import { Parser } from "htmlparser2";
-import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
+import { ResponseTooLargeError } from "../../errors/response-too-large-error.js";
 
 // HTML §13.2.6.4.4 "in head": these start tags stay in the head; any other start tag (and <body>)
 // ends it, so a <link rel=canonical> after it belongs to the body and is not a head hint.

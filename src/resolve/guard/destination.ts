@@ -1,11 +1,11 @@
-import { CanonError } from "../errors/canon-error.js";
-import { FetchError } from "../errors/fetch-error.js";
-import { SecurityError } from "../errors/security-error.js";
-import { UrlError } from "../errors/url-error.js";
+import { CanonError } from "../../errors/canon-error.js";
+import { FetchError } from "../../errors/fetch-error.js";
+import { SecurityError } from "../../errors/security-error.js";
+import { UrlError } from "../../errors/url-error.js";
+import { type Deadline, raceSignal } from "../deadline.js";
+import { abortReasonError } from "../http/to-canon-error.js";
 import { type AddressVerdict, createAddressPolicy } from "./address-policy.js";
-import { type Deadline, raceSignal } from "./deadline.js";
 import { parseIp } from "./ip-address.js";
-import { abortReasonError } from "./to-canon-error.js";
 
 /**
  * The resolved (all fields required) network policy one hop is checked against.

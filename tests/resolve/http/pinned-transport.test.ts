@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createServer, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { CanonError } from "../../src/errors/canon-error.js";
-import { createPinnedTransport } from "../../src/resolve/pinned-transport.js";
-import { toCanonError } from "../../src/resolve/to-canon-error.js";
-import type { TransportRequest, TransportResponse } from "../../src/resolve/transport.js";
-import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
-import { fromRoot } from "../helpers/paths.js";
-import { createTlsFixture, hasOpenssl, type TlsFixture } from "../helpers/tls.js";
+import { CanonError } from "../../../src/errors/canon-error.js";
+import { createPinnedTransport } from "../../../src/resolve/http/pinned-transport.js";
+import { toCanonError } from "../../../src/resolve/http/to-canon-error.js";
+import type { TransportRequest, TransportResponse } from "../../../src/resolve/http/transport.js";
+import { type LocalServer, startLocalServer } from "../../helpers/local-server.js";
+import { fromRoot } from "../../helpers/paths.js";
+import { createTlsFixture, hasOpenssl, type TlsFixture } from "../../helpers/tls.js";
 
 function req(url: string, overrides: Partial<TransportRequest> = {}): TransportRequest {
   return {
@@ -462,7 +462,7 @@ describe("environment proxies are never used", () => {
       const proxyUrl = `http://127.0.0.1:${proxy.port}`;
       const script = `
         import { EnvHttpProxyAgent, setGlobalDispatcher } from "undici";
-        import { createPinnedTransport } from ${JSON.stringify(fromRoot("build/src/resolve/pinned-transport.js"))};
+        import { createPinnedTransport } from ${JSON.stringify(fromRoot("build/src/resolve/http/pinned-transport.js"))};
         setGlobalDispatcher(new EnvHttpProxyAgent());
         const transport = createPinnedTransport();
         const res = await transport.request({

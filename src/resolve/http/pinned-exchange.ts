@@ -1,7 +1,7 @@
 import type { Duplex } from "node:stream";
 import type { Dispatcher } from "undici";
-import { TimeoutError } from "../errors/timeout-error.js";
-import { followAbort } from "./abort-fanout.js";
+import { TimeoutError } from "../../errors/timeout-error.js";
+import { followAbort } from "../abort-fanout.js";
 import { toCanonError } from "./to-canon-error.js";
 import type { TransportResponse } from "./transport.js";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { findLinkCanonical, parseLinkHeader } from "../../src/resolve/link-header.js";
+import { findLinkCanonical, parseLinkHeader } from "../../../src/resolve/discover/link-header.js";
 
 const base = new URL("https://site.test/dir/page?q=1");
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CanonError } from "../../src/errors/canon-error.js";
-import { RedirectError } from "../../src/errors/redirect-error.js";
-import { type ResolvedNetPolicy, resolveDestination } from "../../src/resolve/destination.js";
+import { CanonError } from "../../../src/errors/canon-error.js";
+import { RedirectError } from "../../../src/errors/redirect-error.js";
+import { type ResolvedNetPolicy, resolveDestination } from "../../../src/resolve/guard/destination.js";
 
 // Stub resolvers only: nothing here opens a socket, so answers may name any address.
 function stubPolicy(answers: Record<string, string[]>, overrides: Partial<ResolvedNetPolicy> = {}) {

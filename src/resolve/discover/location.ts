@@ -1,5 +1,5 @@
-import { RedirectError } from "../errors/redirect-error.js";
-import { UrlError } from "../errors/url-error.js";
+import { RedirectError } from "../../errors/redirect-error.js";
+import { UrlError } from "../../errors/url-error.js";
 
 // Node's HTTP parser hands header bytes over as latin1; a server that sends a raw UTF-8 Location
 // (common for non-ASCII paths) would otherwise be read as mojibake. Re-decode when the bytes are

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { toCanonError } from "../../src/resolve/to-canon-error.js";
+import { toCanonError } from "../../../src/resolve/http/to-canon-error.js";
 
 describe("toCanonError (hardening)", () => {
   it("toCanonError never throws, whatever it is handed", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isRedirectError, isUrlError } from "../../src/errors/guards.js";
-import { resolveLocation } from "../../src/resolve/location.js";
+import { isRedirectError, isUrlError } from "../../../src/errors/guards.js";
+import { resolveLocation } from "../../../src/resolve/discover/location.js";
 
 const from = new URL("http://a.test/dir/page?x=1");
 

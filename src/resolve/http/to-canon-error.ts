@@ -1,8 +1,8 @@
-import { AbortError } from "../errors/abort-error.js";
-import { CanonError } from "../errors/canon-error.js";
-import { FetchError } from "../errors/fetch-error.js";
-import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
-import { TimeoutError } from "../errors/timeout-error.js";
+import { AbortError } from "../../errors/abort-error.js";
+import { CanonError } from "../../errors/canon-error.js";
+import { FetchError } from "../../errors/fetch-error.js";
+import { ResponseTooLargeError } from "../../errors/response-too-large-error.js";
+import { TimeoutError } from "../../errors/timeout-error.js";
 
 // undici's own timeout codes (lib/core/errors.js): each is one of our connect/read deadlines.
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { ipPolicy } from "../generated/data.js";
+import { ipPolicy } from "../../generated/data.js";
 import { type IpRange, parseCidr } from "./ip-address.js";
 
 const cidrEntry = v.object({
@@ -109,7 +109,7 @@ function subtract(allowed: readonly IpRange[], removed: readonly IpRange[]): IpR
  * @throws TypeError listing what is wrong with the data.
  * @example
  * ```ts
- * import { ipPolicy } from "../generated/data.js";
+ * import { ipPolicy } from "../../generated/data.js";
  * const tables = compileIpTables(ipPolicy);
  * ```
  */

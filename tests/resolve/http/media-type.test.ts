@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isClearlyNotHtml, isHtmlMediaType, mediaTypeEssence } from "../../src/resolve/media-type.js";
+import { isClearlyNotHtml, isHtmlMediaType, mediaTypeEssence } from "../../../src/resolve/http/media-type.js";
 
 describe("media types", () => {
   it("reads the essence in any case, with parameters", () => {

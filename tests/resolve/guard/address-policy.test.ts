@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ipPolicy } from "../../src/generated/data.js";
-import { createAddressPolicy, isGloballyRoutable, parseCidr } from "../../src/resolve/address-policy.js";
-import { formatIp, parseIp } from "../../src/resolve/ip-address.js";
-import { builtInIpTables, compileIpTables } from "../../src/resolve/ip-tables.js";
+import { ipPolicy } from "../../../src/generated/data.js";
+import {
+  createAddressPolicy,
+  isGloballyRoutable,
+  parseCidr,
+} from "../../../src/resolve/guard/address-policy.js";
+import { formatIp, parseIp } from "../../../src/resolve/guard/ip-address.js";
+import { builtInIpTables, compileIpTables } from "../../../src/resolve/guard/ip-tables.js";
 
 const strict = createAddressPolicy({ allowPrivateNetworks: false, allowedNetworks: [] });
 const tables = builtInIpTables;
