@@ -72,15 +72,19 @@ function samplePath(pattern: string): string {
 
 function probe(start: string, find: (url: URL) => DeclaredRule | undefined): string | undefined {
   const chain: string[] = [];
+  // The chain up to the first rule that comes back: the loop, named once.
+  let cycle: string | undefined;
   let href = start;
   try {
     for (let step = 0; step <= MAX_PROBE_STEPS; step++) {
       const url = new URL(href);
       const rule = find(url);
       if (rule === undefined) return undefined;
+      // Named before it runs: a target that multiplies its capture throws inside apply.
+      chain.push(rule.name);
+      if (chain.indexOf(rule.name) < chain.length - 1 && cycle === undefined) cycle = chain.join(" → ");
       const out = rule.apply(new URL(href));
       const next = typeof out === "string" ? out : out.href;
-      chain.push(rule.name);
       if (rule.declaration.unwrap === undefined) {
         // A rewrite: the next normalize reads its output again, and must find nothing to change.
         if (next === href) return undefined;
@@ -96,8 +100,8 @@ function probe(start: string, find: (url: URL) => DeclaredRule | undefined): str
   } catch (error) {
     // The length bound tripped on a sample of a few characters: the rules multiply their input.
     if (error instanceof UrlError)
-      return `never settles: from ${start} the output grows past ${MAX_URL_LENGTH} characters (${chain.join(" → ")}${chain.length > 0 ? " → " : ""}…); a target that repeats its capture doubles it on every step`;
+      return `never settles: from ${start} the output grows past ${MAX_URL_LENGTH} characters (${cycle ?? chain.join(" → ")} → …); a target that repeats its capture multiplies the URL on every step`;
     return undefined; // a sample the rules cannot take says nothing about the loop
   }
-  return `never settles: unwrapping ${start} is still going after ${MAX_PROBE_STEPS} steps (${chain.join(" → ")} → …); the rules unwrap into each other or themselves`;
+  return `never settles: unwrapping ${start} is still going after ${MAX_PROBE_STEPS} steps (${cycle ?? chain.join(" → ")} → …); the rules unwrap into each other or themselves`;
 }
