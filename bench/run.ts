@@ -6,6 +6,7 @@ import { classifyCases } from "./classify.js";
 import { generateCorpus } from "./corpus.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
+import { benchPatternMatch, HOSTILE_PATHS } from "./pattern-match.js";
 import { report } from "./report.js";
 import { benchResolve } from "./resolve.js";
 import { rulesCacheCases, USER_RULES } from "./rules-cache.js";
@@ -62,6 +63,18 @@ function rulesCacheGroup(): void {
   );
 }
 
+function patternMatchGroup(): void {
+  const rows = benchPatternMatch();
+  console.log(
+    `\n## pattern-match (each shape against ${HOSTILE_PATHS.length} hostile 100 KB paths, median of 5)`,
+  );
+  console.log("| pattern | worst ms | worst path | all paths ms |\n|---|---|---|---|");
+  for (const r of rows)
+    console.log(`| \`${r.shape}\` | ${r.worstMs.toFixed(3)} | ${r.worstPath} | ${r.totalMs.toFixed(3)} |`);
+  const worst = Math.max(...rows.map((r) => r.worstMs));
+  console.log(`slowest shape: ${worst.toFixed(3)} ms on one 100 KB path (target ≤ 50 ms)`);
+}
+
 function classifyGroup(): void {
   report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
 }
@@ -74,6 +87,7 @@ const groups: [string, () => void | Promise<void>][] = [
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
   ["rules-cache", rulesCacheGroup],
+  ["pattern-match", patternMatchGroup],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");
