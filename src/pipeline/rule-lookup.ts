@@ -80,27 +80,30 @@ export function ruleLookup(rules: readonly DomainRule[]): RuleLookup {
  * ```
  */
 export function internRules(value: readonly unknown[]): readonly DomainRule[] {
-  let candidate: readonly DomainRule[] | undefined;
-  for (const entry of recent)
-    if (entry.rules.length === value.length && entry.rules[0] === value[0]) {
-      candidate = entry.rules;
-      break;
-    }
-  for (let i = 0; i < value.length; i++) {
-    const rule = value[i];
-    if (candidate !== undefined && candidate[i] === rule) continue;
-    candidate = undefined;
-    const r = rule as Partial<DomainRule> | null;
-    if (
-      typeof r !== "object" ||
-      r === null ||
-      typeof r.name !== "string" ||
-      typeof r.match !== "function" ||
-      typeof r.apply !== "function"
-    )
-      throw new TypeError(`option "rules"[${i}] must be a DomainRule { name, match(url), apply(url) }`);
+  const n = value.length;
+  let i = 0;
+  for (const entry of recent) {
+    const known = entry.rules;
+    if (known.length !== n || known[0] !== value[0]) continue;
+    // One tight pass of pointer compares; entries equal to a checked list's are checked already.
+    while (i < n && known[i] === value[i]) i++;
+    if (i === n) return known;
+    break;
   }
-  return candidate ?? (value as readonly DomainRule[]);
+  for (; i < n; i++) checkRule(value[i], i);
+  return value as readonly DomainRule[];
+}
+
+function checkRule(rule: unknown, i: number): void {
+  const r = rule as Partial<DomainRule> | null;
+  if (
+    typeof r !== "object" ||
+    r === null ||
+    typeof r.name !== "string" ||
+    typeof r.match !== "function" ||
+    typeof r.apply !== "function"
+  )
+    throw new TypeError(`option "rules"[${i}] must be a DomainRule { name, match(url), apply(url) }`);
 }
 
 function sameRules(a: readonly DomainRule[], b: readonly DomainRule[]): boolean {
