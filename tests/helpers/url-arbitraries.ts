@@ -229,8 +229,8 @@ function wrap(kind: string, inner: string): string {
   }
 }
 
-/** A link inside 0 to 7 wrappers of the built-in unwrappers' kinds, any mix: `depth` is how many. */
+/** A link inside 0 to 12 wrappers of the built-in unwrappers' kinds, any mix: `depth` is how many. */
 export const nestedWrappers: fc.Arbitrary<{ url: string; depth: number }> = fc
-  .tuple(fc.array(wrapperKind, { maxLength: 7 }), fc.oneof(hostileUrl, urlish))
+  .tuple(fc.array(wrapperKind, { maxLength: 12 }), fc.oneof(hostileUrl, urlish))
   .filter(([, inner]) => /^https?:\/\//i.test(inner.trim()))
   .map(([kinds, inner]) => ({ url: kinds.reduce((u, k) => wrap(k, u), inner.trim()), depth: kinds.length }));
