@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isRuleError, type RuleError, type RuleProblem } from "../../src/errors/index.js";
+import { loadRules } from "../../src/index.js";
 import { convergenceProblems } from "../../src/rules/convergence.js";
 import type { DeclarativeRule } from "../../src/rules/declarative-rule.js";
 import type { DeclaredRule } from "../../src/rules/declared-rule.js";
 import { defaultRules } from "../../src/rules/default-rules.js";
-import { compileRules, loadRules } from "../../src/rules/load-rules.js";
+import { compileRules } from "../../src/rules/load-rules.js";
 
 function refused(rules: Partial<DeclarativeRule>[]): RuleProblem[] {
   try {
