@@ -3,6 +3,7 @@ import type { TrailingSlashPolicy } from "../url/trailing-slash.js";
 import { builtinRules } from "./builtin-rules.js";
 import { defaultTrackingParams } from "./default-tracking-params.js";
 import type { NormalizeOptions } from "./normalize-options.js";
+import { internRules } from "./rule-lookup.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
 /** {@link NormalizeOptions} with every default filled in, validated and frozen. */
@@ -140,20 +141,7 @@ function stringList(value: unknown, name: string): readonly string[] | undefined
 function ruleList(value: unknown): readonly DomainRule[] | undefined {
   if (value === undefined) return undefined;
   if (value === false) return Object.freeze([]);
-  if (Array.isArray(value)) {
-    value.forEach((rule: unknown, i) => {
-      const r = rule as Partial<DomainRule> | null;
-      if (
-        typeof r !== "object" ||
-        r === null ||
-        typeof r.name !== "string" ||
-        typeof r.match !== "function" ||
-        typeof r.apply !== "function"
-      ) {
-        throw new TypeError(`option "rules"[${i}] must be a DomainRule { name, match(url), apply(url) }`);
-      }
-    });
-    return value as readonly DomainRule[];
-  }
+  // Checked entry by entry; a list equal to one compiled lately comes back as that one (see internRules).
+  if (Array.isArray(value)) return internRules(value);
   throw new TypeError('option "rules" must be an array of DomainRule or false');
 }

@@ -1,3 +1,4 @@
+import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { type Parsed, splitPlaceholders } from "./path-pattern.js";
 
 /** A compiled template: literal text and indexes into the capture values. */
@@ -34,7 +35,9 @@ export function compileTemplate(text: string, names: readonly string[]): Parsed<
 }
 
 /**
- * Fills a compiled template with capture values, passing each value through `encode`.
+ * Fills a compiled template with capture values, passing each value through `encode`. Throws
+ * `UrlError` `invalid-url` rather than build a string longer than `MAX_URL_LENGTH`: a template
+ * may repeat a capture (`https://x/{t}/{t}/{t}`), and the bound must hold before the string exists.
  *
  * @example
  * ```ts
@@ -47,6 +50,9 @@ export function fillTemplate(
   encode: (value: string) => string = (v) => v,
 ): string {
   let out = "";
-  for (const piece of template) out += typeof piece === "number" ? encode(values[piece] ?? "") : piece;
+  for (const piece of template) {
+    out += typeof piece === "number" ? encode(values[piece] ?? "") : piece;
+    if (out.length > MAX_URL_LENGTH) checkUrlLength(out, "a rule's filled template", out);
+  }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { RuleProblem } from "../errors/rule-error.js";
+import { convergenceProblems } from "./convergence.js";
 import type { DeclarativeRule, FragmentKeep, PathPattern, UnwrapForm } from "./declarative-rule.js";
 import { createHostSet } from "./host-set.js";
 import { compilePathPattern } from "./path-pattern.js";
@@ -395,5 +396,7 @@ export function validateRules(value: unknown): { rules: DeclarativeRule[]; probl
     const rule = validateRule(c, item, join("", i), seenNames, i);
     if (rule !== undefined) rules.push(deepFreeze(rule));
   });
+  // Only a document that is valid field by field can be run: then it must also settle.
+  if (c.problems.length === 0) for (const p of convergenceProblems(rules)) c.add(p.path, p.message);
   return { rules, problems: c.problems };
 }

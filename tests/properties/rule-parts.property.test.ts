@@ -4,9 +4,10 @@ import fc from "fast-check";
 import { type DomainRule, defaultRules, explain } from "../../src/index.js";
 import { applyParts, DeclaredRule } from "../../src/rules/declared-rule.js";
 import type { UrlParts } from "../../src/url/url-parts.js";
+import { fuzzRuns } from "../helpers/fuzz-runs.js";
 
 const SEED = 20261203;
-const RUNS = 4000;
+const RUNS = fuzzRuns(4000);
 
 // The same rules as opaque user code: the pipeline then parses every rule input and output
 // (new URL, rule.apply), the path the parts shortcut must agree with.

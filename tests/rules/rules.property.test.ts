@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { explain, isUrlError, type NormalizeOptions, normalize } from "../../src/index.js";
 import { DeclaredRule } from "../../src/rules/declared-rule.js";
 import { createDefaultRules, defaultRules } from "../../src/rules/default-rules.js";
+import { fuzzRuns } from "../helpers/fuzz-runs.js";
 
 // URLs aimed at the built-in rules: their hosts, path segments their patterns look for, parameters
 // they keep or strip, wrapped targets and fragments GitHub keeps, so that most runs reach a rule.
@@ -95,6 +96,8 @@ const ruleUrl = fc
       `${u.query.length > 0 ? `?${u.query.join("&")}` : ""}${u.fragment}`,
   );
 
+const RUNS = fuzzRuns(3000);
+
 const OPTIONS: NormalizeOptions[] = [
   {},
   { stripFragment: false },
@@ -125,9 +128,9 @@ describe("the built-in rules inside the identity pipeline (fast-check, fixed see
         if (rule !== null) ruled++;
         if (new URL(once).hostname !== new URL(input).hostname.toLowerCase()) unwrapped++;
       }),
-      { seed: 20261202, numRuns: 3000 },
+      { seed: 20261202, numRuns: RUNS },
     );
-    assert.ok(ruled > 1500, `a rule applied in ${ruled} runs`);
-    assert.ok(unwrapped > 300, `the host changed in ${unwrapped} runs`);
+    assert.ok(ruled > RUNS / 2, `a rule applied in ${ruled} runs`);
+    assert.ok(unwrapped > RUNS / 10, `the host changed in ${unwrapped} runs`);
   });
 });
