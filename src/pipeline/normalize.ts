@@ -1,5 +1,6 @@
 import { applyParts, type DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
 import type { DomainRule } from "../rules/domain-rule.js";
+import { stripTrailingDot } from "../url/host.js";
 import { checkHttpUrl, parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
@@ -136,12 +137,12 @@ function runParsed(
   depth: number,
 ): RunResult {
   steps?.push({ stage: "parse", url: url.href });
-  const generic = genericPass(url, options);
+  const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
+  const generic = genericPass(url, withExemptions(options, lookup, url.hostname));
   steps?.push({ stage: "generic", url: generic.href });
   const withFragment =
     options.stripFragment || generic.fragment === null ? generic.href : `${generic.href}#${generic.fragment}`;
 
-  const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
   // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
   // keeps it. The host prefilter spares the URL parse for hosts no rule claims.
   if (lookup === undefined || !lookup.mayMatch(generic.hostname))
@@ -182,10 +183,46 @@ function runParsed(
     };
   }
 
-  const final = finalPass(output, rule, options, generic.inputParams);
+  // The output's host decides (a rule may move the host): the second run starts from it.
+  const final = finalPass(
+    output,
+    rule,
+    withExemptions(options, lookup, output.hostname),
+    generic.inputParams,
+  );
   steps?.push({ stage: "final", url: final.href });
   const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
   return { canonical: final.href, ruleApplied: rule.name, stripped };
+}
+
+const exempted = new WeakMap<ResolvedNormalizeOptions, Map<readonly string[], ResolvedNormalizeOptions>>();
+
+// The options with the host's exempt parameters added to keepParams' place in the tracking matcher
+// (rules' `exemptParams`). Built once per options object and exemption list; a host without
+// exemptions costs one Map miss in the lookup.
+function withExemptions(
+  options: ResolvedNormalizeOptions,
+  lookup: ReturnType<typeof ruleLookup> | undefined,
+  hostname: string,
+): ResolvedNormalizeOptions {
+  if (lookup === undefined || !options.stripTracking) return options;
+  const names = lookup.exemptFor(stripTrailingDot(hostname));
+  if (names === undefined) return options;
+  let byList = exempted.get(options);
+  if (byList === undefined) {
+    byList = new Map();
+    exempted.set(options, byList);
+  }
+  let out = byList.get(names);
+  if (out === undefined) {
+    out = Object.freeze({
+      ...options,
+      isTracking: createTrackingMatcher(options.trackingParams, [...options.keepParams, ...names]),
+    });
+    if (byList.size >= 1024) byList.clear();
+    byList.set(names, out);
+  }
+  return out;
 }
 
 function unchangedResult(

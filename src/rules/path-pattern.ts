@@ -12,8 +12,36 @@ export type Parsed<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly message: string };
 
-/** One piece of a template or pattern: literal text, or a capture (`rest` for `{name*}`). */
-export type TemplatePiece = string | { readonly name: string; readonly rest: boolean };
+/**
+ * One piece of a template or pattern: literal text, or a capture (`rest` for `{name*}`; `pattern`,
+ * the regular expression source of a `{name:[A-Z0-9]{10}}` constraint).
+ */
+export type TemplatePiece =
+  | string
+  | { readonly name: string; readonly rest: boolean; readonly pattern?: string | undefined };
+
+// A capture constraint is one character class of letters, digits, ranges of them and "_" "." "~",
+// with an optional bounded count: `[A-Z0-9]{10}`, `[0-9a-f]{10,16}`, `[0-9]+`. Nothing else, so a
+// user's rule cannot bring a backtracking regular expression (no alternation, no nesting, no "/").
+const CONSTRAINT =
+  /^\[((?:[A-Za-z0-9](?:-[A-Za-z0-9])?|[_.~])+)\](?:\{([0-9]{1,3})(?:,([0-9]{1,3}))?\}|\+)?$/;
+
+function compileConstraint(text: string): Parsed<string> {
+  const m = CONSTRAINT.exec(text);
+  const bad = {
+    ok: false as const,
+    message: `bad constraint "${text}": one class of letters, digits, ranges, "_" "." "~", then {n}, {m,n} or +`,
+  };
+  if (m === null) return bad;
+  const cls = m[1] as string;
+  for (const range of cls.matchAll(/([A-Za-z0-9])-([A-Za-z0-9])/g))
+    if ((range[1] as string) > (range[2] as string)) return bad;
+  const min = m[2] === undefined ? undefined : Number(m[2]);
+  const max = m[3] === undefined ? min : Number(m[3]);
+  if (min !== undefined && (max === undefined || max < min || max === 0)) return bad;
+  const count = min === undefined ? "+" : min === max ? `{${min}}` : `{${min},${max}}`;
+  return { ok: true, value: `[${cls}]${count}` };
+}
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -36,16 +64,31 @@ export function splitPlaceholders(text: string): Parsed<TemplatePiece[]> {
       literal += c;
       continue;
     }
-    const end = text.indexOf("}", i + 1);
-    if (end === -1) return { ok: false, message: `unclosed "{" at offset ${i}` };
+    // A constraint's count has braces of its own ("{asin:[A-Z0-9]{10}}"): close at depth zero.
+    let end = i + 1;
+    for (let depth = 1; end < text.length; end++) {
+      const d = text[end];
+      if (d === "{") depth++;
+      else if (d === "}" && --depth === 0) break;
+    }
+    if (end >= text.length) return { ok: false, message: `unclosed "{" at offset ${i}` };
     const inner = text.slice(i + 1, end);
-    const rest = inner.endsWith("*");
-    const name = rest ? inner.slice(0, -1) : inner;
+    const colon = inner.indexOf(":");
+    const head = colon === -1 ? inner : inner.slice(0, colon);
+    const rest = head.endsWith("*");
+    const name = rest ? head.slice(0, -1) : head;
     if (!NAME.test(name))
       return { ok: false, message: `bad placeholder "{${inner}}": a name is letters, digits, _` };
+    let pattern: string | undefined;
+    if (colon !== -1) {
+      if (rest) return { ok: false, message: `"{${inner}}": a rest capture takes no constraint` };
+      const c = compileConstraint(inner.slice(colon + 1));
+      if (!c.ok) return c;
+      pattern = c.value;
+    }
     if (literal !== "") pieces.push(literal);
     literal = "";
-    pieces.push({ name, rest });
+    pieces.push(pattern === undefined ? { name, rest } : { name, rest, pattern });
     i = end;
   }
   if (literal !== "") pieces.push(literal);
@@ -56,7 +99,8 @@ const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$
 
 /**
  * Compiles a path pattern (`"/{user}/status/{id}"`, `"/web/{timestamp}/{url*}"`) into an anchored
- * regular expression. `{name}` matches one or more characters other than `/`; a final `/{name*}`
+ * regular expression. `{name}` matches one or more characters other than `/`; `{name:[A-Z0-9]{10}}`
+ * only what its constraint allows (one character class and a count); a final `/{name*}`
  * matches the rest of the path, possibly nothing (so `/dp/{asin}/{rest*}` also matches `/dp/B0`).
  * A trailing slash on the input is tolerated, since the generic pass may or may not have removed it.
  *
@@ -94,7 +138,7 @@ export function compilePathPattern(text: string): Parsed<CompiledPathPattern> {
       body = `${body.slice(0, -1)}(?:/(.*))?`;
       restAtEnd = true;
     } else {
-      body += "([^/]+)";
+      body += piece.pattern === undefined ? "([^/]+)" : `(${piece.pattern})`;
     }
   }
   const source = restAtEnd || body === "/" ? `^${body}$` : `^${body}/?$`;
