@@ -127,3 +127,53 @@ describe("templates and rewrites", () => {
     assert.match(message(compileRewrite("/a?x=1&&y=2", [])), /empty query/);
   });
 });
+
+describe("capture constraints (issue 14: an ASIN is 10 uppercase letters or digits)", () => {
+  it("a constrained capture takes only what its class and count allow", () => {
+    const p = compiled("/{slug}/dp/{asin:[A-Z0-9]{10}}/{rest*}");
+    assert.deepEqual(matchPathPattern(p, "/Echo/dp/B07PHPXHQS/ref=x"), ["Echo", "B07PHPXHQS", "ref=x"]);
+    // Before: any segment was an ASIN, so /comments/dp/dp/2024 became /dp/dp.
+    assert.equal(matchPathPattern(p, "/comments/dp/dp/2024"), undefined);
+    assert.equal(matchPathPattern(p, "/x/dp/b07phpxhqs"), undefined, "lowercase is not an ASIN");
+    assert.equal(matchPathPattern(p, "/x/dp/B07PHPXHQSX"), undefined, "eleven characters");
+    const range = compiled("/p/{id:[0-9a-f]{10,12}}");
+    assert.ok(matchPathPattern(range, "/p/1a2b3c4d5e"));
+    assert.ok(matchPathPattern(range, "/p/1a2b3c4d5e6f"));
+    assert.equal(matchPathPattern(range, "/p/1a2b3c4d5e6f7"), undefined);
+    assert.ok(matchPathPattern(compiled("/n/{n:[0-9]+}"), "/n/123"));
+    assert.ok(matchPathPattern(compiled("/t/{t:[a-z_.~]}"), "/t/~"));
+  });
+
+  it("refuses anything but one class and a bounded count, so a rule cannot bring a backtracking regex", () => {
+    for (const bad of [
+      "/{a:.*}",
+      "/{a:[^/]+}",
+      "/{a:[a-z]|x}",
+      "/{a:([a-z]+)+}",
+      "/{a:[z-a]}",
+      "/{a:[/]}",
+      "/{a:[a-z]{0}}",
+      "/{a:[a-z]{3,2}}",
+      "/{a:[a-z]*}",
+      "/{a:[a-z]{1234}}",
+      "/{a:}",
+      "/x/{a*:[a-z]}",
+      "/{a:[a-z]{2}",
+    ])
+      assert.equal(compilePathPattern(bad).ok, false, bad);
+    assert.match(
+      message(compileTemplate("/dp/{asin:[A-Z]{2}}", ["asin"])),
+      /constraint in the match pattern/,
+    );
+  });
+
+  it("a hostile path against a constrained pattern stays linear (structural bound, hang guard)", {
+    timeout: 10_000,
+  }, () => {
+    const p = compiled("/{pub}/{slug}-{id:[0-9a-f]{10,12}}");
+    // Many dashes and hex runs: each "-" is one place the slug can end, each tried in O(12).
+    const hostile = `/pub/${"-0123456789a".repeat(20_000)}-zz`;
+    assert.equal(matchPathPattern(p, hostile), undefined);
+    assert.ok(p.regex.source.length < 80, p.regex.source);
+  });
+});
