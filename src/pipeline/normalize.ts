@@ -1,3 +1,4 @@
+import { UrlError } from "../errors/url-error.js";
 import { applyParts, type DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
 import type { DomainRule } from "../rules/domain-rule.js";
 import { stripTrailingDot } from "../url/host.js";
@@ -12,9 +13,11 @@ import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolv
 import { ruleLookup } from "./rule-lookup.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
-// An unwrapped link (google.com/url?q=…) goes through the whole pipeline again; a wrapper inside a
-// wrapper is real (AMP inside a Google redirect), a chain longer than this is an attack.
-const MAX_UNWRAP_DEPTH = 4;
+// An unwrapped link (google.com/url?q=…) goes through the whole pipeline again, one wrapper at a
+// time; a wrapper inside a wrapper is real (AMP inside a Google redirect), a chain longer than this
+// is a loop or an attack. Past it the input is refused: stopping at the wrapper would return a key
+// that a second normalization changes.
+const MAX_UNWRAP_DEPTH = 8;
 
 /**
  * Turns `url` into its canonical form, offline. With the default `identity` preset: the generic
@@ -116,7 +119,7 @@ function runEither(
   steps: ExplanationStep[] | undefined,
 ): RunResult {
   return input instanceof URL
-    ? runParsed(checkHttpUrl(input), options, steps, 0)
+    ? runParsed(checkHttpUrl(input), options, steps, 0, input.href)
     : run(input, options, steps);
 }
 
@@ -127,7 +130,7 @@ function run(
 ): RunResult {
   if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
   const { url } = parseInput(input, options.defaultScheme);
-  return runParsed(url, options, steps, 0);
+  return runParsed(url, options, steps, 0, input);
 }
 
 function runParsed(
@@ -135,6 +138,7 @@ function runParsed(
   options: ResolvedNormalizeOptions,
   steps: ExplanationStep[] | undefined,
   depth: number,
+  raw: string,
 ): RunResult {
   steps?.push({ stage: "parse", url: url.href });
   const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
@@ -171,11 +175,24 @@ function runParsed(
   if (output === undefined) return unchangedResult(generic, withFragment, steps);
   steps?.push({ stage: "rule", url: output.href, rule: rule.name });
 
-  // The rule no longer claims its own output: the link was unwrapped to a new target, which is a
-  // link of its own and takes the whole pipeline from the start.
+  // The rule no longer claims its own output (it moved the link to another site), or it unwrapped
+  // one: the new link takes the whole pipeline from the start. An unwrap rule's output may be a
+  // wrapper of its own kind again (google.com/url?q=google.com/url?q=…), peeled in the next round.
   const claimed = declared !== undefined ? declared.match(output) : rule.match(output as URL);
-  if (!claimed && depth < MAX_UNWRAP_DEPTH) {
-    const inner = runParsed(output instanceof URL ? output : new URL(output.href), options, steps, depth + 1);
+  if (!claimed || rule.declaration?.unwrap !== undefined) {
+    if (depth >= MAX_UNWRAP_DEPTH)
+      throw new UrlError(
+        "invalid-url",
+        `invalid URL ${JSON.stringify(raw)}: links wrapped in links more than ${MAX_UNWRAP_DEPTH} deep (canonurl unwraps at most ${MAX_UNWRAP_DEPTH})`,
+        { url: raw },
+      );
+    const inner = runParsed(
+      output instanceof URL ? output : new URL(output.href),
+      options,
+      steps,
+      depth + 1,
+      raw,
+    );
     return {
       canonical: inner.canonical,
       ruleApplied: inner.ruleApplied ?? rule.name,

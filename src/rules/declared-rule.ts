@@ -280,7 +280,8 @@ export class DeclaredRule implements DomainRule {
 
   [applyParts]<T extends UrlParts>(parts: T): T | RewrittenParts | URL | string {
     if (!this.#claims(parts)) return parts;
-    if (this.#unwrap !== undefined) return this.#unwrapNested(parts) ?? parts;
+    // One wrapper at a time: the pipeline peels the next in a new round and counts the rounds.
+    if (this.#unwrap !== undefined) return this.#unwrapTarget(parts) ?? parts;
     const out = this.#rewrite(parts);
     return this.#hostStable && out.stable ? out : new URL(out.href);
   }
