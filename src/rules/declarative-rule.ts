@@ -72,7 +72,7 @@ export interface UnwrapForm {
  * @example
  * ```ts
  * const rule: DeclarativeRule = {
- *   name: "youtube-v1",
+ *   name: "youtube-v2",
  *   domains: ["youtube.com", "www.youtube.com", "youtu.be"],
  *   canonicalHost: "www.youtube.com",
  *   canonicalScheme: "https",
@@ -83,7 +83,7 @@ export interface UnwrapForm {
  * ```
  */
 export interface DeclarativeRule {
-  /** Versioned name reported as `ruleApplied`, e.g. `"youtube-v1"`; unique within a document. */
+  /** Versioned name reported as `ruleApplied`, e.g. `"youtube-v2"`; unique within a document. */
   readonly name: string;
   /**
    * Hosts the rule claims: exact names (`"youtu.be"`) or `"*.example.com"` for every subdomain (not

@@ -11,6 +11,25 @@ function compiled(text: string) {
   return p.value;
 }
 
+// The regular expression the patterns compiled to before the linear matcher: the reference the
+// matcher must agree with on every path (it backtracks, so it only ever sees short paths here).
+function referenceRegex(text: string): RegExp {
+  const escapeLiteral = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  let body = "";
+  let rest = false;
+  // A placeholder, with its constraint (`{asin:[A-Z0-9]{10}}`) taken into the capture as written.
+  for (const part of text.split(/(\{[A-Za-z_][A-Za-z0-9_]*(?::\[[^\]]*\](?:\{[0-9,]+\}|\+)?)?\*?\})/)) {
+    if (part.startsWith("{") && part.endsWith("*}")) {
+      body = `${body.slice(0, -1)}(?:/(.*))?`;
+      rest = true;
+    } else if (part.startsWith("{")) {
+      const colon = part.indexOf(":");
+      body += colon === -1 ? "([^/]+)" : `(${part.slice(colon + 1, -1)})`;
+    } else body += escapeLiteral(part);
+  }
+  return new RegExp(rest || body === "/" ? `^${body}$` : `^${body}/?$`);
+}
+
 function message(result: { ok: boolean; message?: string }): string {
   assert.equal(result.ok, false, "expected a compile error");
   return result.message ?? "";
@@ -49,7 +68,7 @@ describe("path patterns", () => {
     assert.equal(matchPathPattern(compiled("/"), "/x"), undefined);
   });
 
-  it("the literal-prefix prefilter never turns away a path the regex accepts (fast-check, fixed seed)", () => {
+  it("agrees with the reference regex on every path, several captures in a segment included (fast-check, fixed seed)", () => {
     const patterns = [
       "/watch",
       "/embed/{id}",
@@ -61,10 +80,14 @@ describe("path patterns", () => {
       "/web/{ts}/{url*}",
       "/item/{id}.html",
       "/",
+      "/{slug}-{id}.html",
+      "/{a}-{b}-{c}.html",
+      "/x/{a}--{b}/",
+      "/{a}.{b}/{rest*}",
     ].map(compiled);
     assert.deepEqual(
       patterns.map((p) => p.prefix),
-      ["/watch", "/embed/", "/", "/amp/s", "", "/dp/", "/", "/web/", "/item/", "/"],
+      ["/watch", "/embed/", "/", "/amp/s", "", "/dp/", "/", "/web/", "/item/", "/", "/", "/", "/x/", "/"],
     );
     const segment = fc.constantFrom(
       "watch",
@@ -79,20 +102,35 @@ describe("path patterns", () => {
       "",
       "B0",
     );
+    // Segments made of separators and the literals around them: where several placements of the
+    // captures compete and the greedy one must win.
+    const tricky = fc
+      .tuple(
+        fc.array(fc.constantFrom("-", "--", ".", "a", "b", ".html", "x"), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom("", ".html", ".html", "-x"),
+      )
+      .map(([parts, end]) => parts.join("") + end);
     let matched = 0;
+    let multi = 0;
     fc.assert(
-      fc.property(fc.array(segment, { maxLength: 4 }), fc.boolean(), (segments, slash) => {
-        const path = `/${segments.join("/")}${slash && segments.length > 0 ? "/" : ""}`;
-        for (const p of patterns) {
-          const m = p.regex.exec(path);
-          const expected = m === null ? undefined : p.names.map((_, i) => m[i + 1] ?? "");
-          assert.deepEqual(matchPathPattern(p, path), expected, `${p.source} on ${path}`);
-          if (m !== null) matched++;
-        }
-      }),
+      fc.property(
+        fc.array(fc.oneof(segment, { arbitrary: tricky, weight: 3 }), { maxLength: 3 }),
+        fc.boolean(),
+        (segments, slash) => {
+          const path = `/${segments.join("/")}${slash && segments.length > 0 ? "/" : ""}`;
+          for (const p of patterns) {
+            const m = referenceRegex(p.source).exec(path);
+            if (m !== null && p.names.length >= 2 && !p.source.includes("*")) multi++;
+            const expected = m === null ? undefined : p.names.map((_, i) => m[i + 1] ?? "");
+            assert.deepEqual(matchPathPattern(p, path), expected, `${p.source} on ${path}`);
+            if (m !== null) matched++;
+          }
+        },
+      ),
       { seed: 20261203, numRuns: 2000 },
     );
     assert.ok(matched > 2000, `only ${matched} matches: the generator must reach the accepting branch`);
+    assert.ok(multi > 100, `only ${multi} matches of a pattern with two captures in a segment`);
   });
 
   it("rejects malformed patterns with a reason", () => {
@@ -167,13 +205,84 @@ describe("capture constraints (issue 14: an ASIN is 10 uppercase letters or digi
     );
   });
 
-  it("a hostile path against a constrained pattern stays linear (structural bound, hang guard)", {
-    timeout: 10_000,
-  }, () => {
+  it("a constrained capture shares its segment only as the last capture, after a literal its class excludes", () => {
+    // Then the scan's one placement is the only one the constraint can accept: no backtracking.
+    assert.ok(compilePathPattern("/{slug}-{id:[0-9a-f]{10,12}}").ok);
+    assert.ok(compilePathPattern("/x{id:[0-9]+}.html").ok, "one capture in the segment: nothing to place");
+    assert.match(message(compilePathPattern("/{id:[0-9]+}-{slug}")), /last capture of its path segment/);
+    assert.match(message(compilePathPattern("/{a}-{b:[0-9]+}-{c}")), /last capture of its path segment/);
+    assert.match(message(compilePathPattern("/{a}.{b:[a-z.]{3}}")), /needs a character its class/);
+    assert.match(message(compilePathPattern("/{a}_{b:[a-z_]+}")), /needs a character its class/);
+    assert.ok(compilePathPattern("/{a}._{b:[a-z_]+}").ok, '"." is outside [a-z_]');
+  });
+
+  it("agrees with the backtracking reference regex (fast-check, fixed seed)", () => {
+    const patterns = [
+      "/{slug}/dp/{asin:[A-Z0-9]{10}}/{rest*}",
+      "/dp/{asin:[A-Z0-9]{10}}",
+      "/{pub}/{slug}-{id:[0-9a-f]{2,3}}",
+      "/@{user}/video/{id:[0-9]{1,5}}",
+      "/{a}-{b}.{c:[a-z]+}",
+      "/x{n:[0-9]+}.html",
+    ].map(compiled);
+    const piece = fc.constantFrom(
+      "a",
+      "ab",
+      "B0",
+      "B07PHPXHQS",
+      "b07phpxhqs",
+      "1f",
+      "12",
+      "-",
+      "--",
+      ".",
+      "@",
+      "x",
+      "dp",
+    );
+    // Free-form segments, and the shapes the patterns look for (where placements compete).
+    const shaped = fc.constantFrom(
+      "dp",
+      "video",
+      "@ab",
+      "x12.html",
+      "x1a.html",
+      "a-b.cd",
+      "s-1f",
+      "s-1-2f",
+      "a.b-c.d",
+    );
+    const segment = fc.oneof(
+      fc.array(piece, { maxLength: 5 }).map((xs) => xs.join("")),
+      shaped,
+    );
+    let matched = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.boolean(), (segments, slash) => {
+        const path = `/${segments.join("/")}${slash ? "/" : ""}`;
+        for (const p of patterns) {
+          const m = referenceRegex(p.source).exec(path);
+          const expected = m === null ? undefined : p.names.map((_, i) => m[i + 1] ?? "");
+          assert.deepEqual(matchPathPattern(p, path), expected, `${p.source} on ${path}`);
+          if (m === null) refused++;
+          else matched++;
+        }
+      }),
+      { seed: 20261204, numRuns: 3000 },
+    );
+    assert.ok(matched > 100, `${matched} matches`);
+    assert.ok(refused > 100, `${refused} refusals`);
+  });
+
+  it("a hostile path against a constrained pattern stays linear (hang guard)", { timeout: 10_000 }, () => {
     const p = compiled("/{pub}/{slug}-{id:[0-9a-f]{10,12}}");
-    // Many dashes and hex runs: each "-" is one place the slug can end, each tried in O(12).
+    // Many dashes and hex runs: a backtracking matcher would try each "-" as the end of the slug.
     const hostile = `/pub/${"-0123456789a".repeat(20_000)}-zz`;
     assert.equal(matchPathPattern(p, hostile), undefined);
-    assert.ok(p.regex.source.length < 80, p.regex.source);
+    assert.deepEqual(
+      matchPathPattern(p, `/pub/${"-0123456789a".repeat(20_000)}-0123456789ab`)?.[2],
+      "0123456789ab",
+    );
   });
 });
