@@ -1,5 +1,5 @@
 import type { DomainRule } from "../rules/domain-rule.js";
-import { createRuleMatcher, DeclaredRule } from "../rules/index.js";
+import { createRuleMatcher, DeclaredRule, isBuiltinRule, ruleFamily } from "../rules/index.js";
 import type { UrlParts } from "../url/url-parts.js";
 
 /** A compiled rules list: a cheap host prefilter in front of the first-match lookup. */
@@ -16,6 +16,14 @@ export interface RuleLookup {
    * the {@link UrlParts} fields): the pipeline then needs no `URL` for the rule's input.
    */
   findParts?: (url: UrlParts) => DeclaredRule | undefined;
+  /**
+   * The parameter names the tracking passes leave alone on `hostname`: the union of the
+   * `exemptParams` of every declarative rule in the list that claims the host, whichever rule (if
+   * any) wins first-match. `undefined` when there are none (the common case: one `Map` miss).
+   */
+  exemptFor(hostname: string): readonly string[] | undefined;
+  /** The rules in force: the list given, less every built-in a user rule of its family replaces. */
+  readonly rules: readonly DomainRule[];
 }
 
 const byArray = new WeakMap<readonly DomainRule[], RuleLookup>();
@@ -34,6 +42,15 @@ const recent: { rules: readonly DomainRule[]; lookup: RuleLookup }[] = [];
  * not a compile. Memory stays bounded: arrays are held weakly, and the 8 recent lists strongly.
  * A list is read when it is first seen; change the rules by passing a new array, not by mutating.
  *
+ * Two decisions live here because this is where a list of rules becomes one rule set:
+ * - A user rule replaces the built-in of its family (the name without `-vN`): `rules: [mine,
+ *   ...defaultRules]` with `mine.name === "amazon-v1"` drops the built-in `amazon-v2` entirely, so
+ *   it neither wins first-match on hosts `mine` does not list nor lends its exemptions. The user
+ *   rule keeps the place the caller gave it.
+ * - `exemptParams` does not follow first-match: exemptions are host facts (a `ref` on GitLab is a
+ *   git ref whichever rule shapes the URL), so every rule that claims the host contributes. A rule
+ *   that only exempts never matches (see `DeclaredRule.exemptOnly`) and is left out of the index.
+ *
  * On the bench corpus three quarters of the URLs are on hosts no rule claims; the prefilter spares
  * each of them one WHATWG parse (with the sortedness check, npm run bench went from 7.05x to 5.08x
  * the bare parse).
@@ -41,6 +58,7 @@ const recent: { rules: readonly DomainRule[]; lookup: RuleLookup }[] = [];
  * @example
  * ```ts
  * ruleLookup(defaultRules).mayMatch("example.com"); // false
+ * ruleLookup(defaultRules).exemptFor("gitlab.com"); // ["ref"]
  * ```
  */
 export function ruleLookup(rules: readonly DomainRule[]): RuleLookup {
@@ -59,7 +77,7 @@ export function ruleLookup(rules: readonly DomainRule[]): RuleLookup {
   }
   // A snapshot, not the caller's array: the entry must not change if the caller mutates it.
   const snapshot = Object.freeze([...rules]);
-  const entry = { rules: snapshot, lookup: compile(rules) };
+  const entry = { rules: snapshot, lookup: compile(replaceBuiltins(rules)) };
   byArray.set(snapshot, entry.lookup);
   if (recent.length === RECENT_LISTS) recent.pop();
   recent.unshift(entry);
@@ -112,9 +130,19 @@ function sameRules(a: readonly DomainRule[], b: readonly DomainRule[]): boolean 
   return true;
 }
 
-function compile(rules: readonly DomainRule[]): RuleLookup {
+function replaceBuiltins(rules: readonly DomainRule[]): readonly DomainRule[] {
+  const userFamilies = new Set<string>();
+  for (const rule of rules) if (!isBuiltinRule(rule)) userFamilies.add(ruleFamily(rule.name));
+  if (userFamilies.size === 0) return rules;
+  const kept = rules.filter((rule) => !isBuiltinRule(rule) || !userFamilies.has(ruleFamily(rule.name)));
+  return kept.length === rules.length ? rules : kept;
+}
+
+function compile(all: readonly DomainRule[]): RuleLookup {
+  const exemptFor = compileExemptions(all);
+  const rules = all.filter((r) => !(r instanceof DeclaredRule && r.exemptOnly));
   if (!rules.every((r) => r instanceof DeclaredRule))
-    return { mayMatch: () => true, find: createRuleMatcher(rules) };
+    return { mayMatch: () => true, find: createRuleMatcher(rules), exemptFor, rules: all };
   // One index serves both: a URL is a UrlParts record too.
   const findParts = createRuleMatcher(rules as readonly DeclaredRule[]);
   const exact = new Set<string>();
@@ -143,5 +171,43 @@ function compile(rules: readonly DomainRule[]): RuleLookup {
     },
     find: findParts,
     findParts,
+    exemptFor,
+    rules: all,
+  };
+}
+
+const NONE = (): undefined => undefined;
+
+function compileExemptions(
+  rules: readonly DomainRule[],
+): (hostname: string) => readonly string[] | undefined {
+  const exact = new Map<string, string[]>();
+  const wildcard: { suffix: string; names: readonly string[] }[] = [];
+  const add = (map: Map<string, string[]>, host: string, names: readonly string[]) => {
+    const list = map.get(host);
+    if (list === undefined) map.set(host, [...names]);
+    else for (const n of names) if (!list.includes(n)) list.push(n);
+  };
+  for (const rule of rules) {
+    if (!(rule instanceof DeclaredRule) || rule.exemptParams === undefined) continue;
+    for (const host of rule.hosts.exact) add(exact, host, rule.exemptParams);
+    for (const suffix of rule.hosts.suffixes) wildcard.push({ suffix, names: rule.exemptParams });
+  }
+  if (exact.size === 0 && wildcard.length === 0) return NONE;
+  if (wildcard.length === 0) return (hostname) => exact.get(hostname);
+  const merged = new Map<string, readonly string[] | undefined>();
+  return (hostname) => {
+    // Wildcard hosts are few and the answer per host never changes: computed once per host seen,
+    // bounded so a stream of distinct hosts cannot grow the memo without end.
+    if (merged.has(hostname)) return merged.get(hostname);
+    let names: string[] | undefined = exact.get(hostname)?.slice();
+    for (const w of wildcard)
+      if (hostname.length > w.suffix.length && hostname.endsWith(w.suffix)) {
+        names ??= [];
+        for (const n of w.names) if (!names.includes(n)) names.push(n);
+      }
+    if (merged.size >= 1024) merged.clear();
+    merged.set(hostname, names);
+    return names;
   };
 }

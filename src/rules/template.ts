@@ -24,6 +24,8 @@ export function compileTemplate(text: string, names: readonly string[]): Parsed<
       continue;
     }
     if (piece.rest) return { ok: false, message: `write "{${piece.name}}" in a template, without "*"` };
+    if (piece.pattern !== undefined)
+      return { ok: false, message: `"{${piece.name}}" takes its constraint in the match pattern, not here` };
     const index = names.indexOf(piece.name);
     if (index === -1) {
       const known = names.length === 0 ? "the pattern has none" : `known: ${names.join(", ")}`;

@@ -18,7 +18,12 @@ export const OPTION_FIELDS = {
     kind: "strings",
     doc: 'Deny patterns for tracking parameters ("utm_*" is a prefix). Default: the built-in list.',
   },
+  extraTrackingParams: {
+    kind: "strings",
+    doc: "Deny patterns added to trackingParams (the built-in list unless replaced).",
+  },
   keepParams: { kind: "strings", doc: "Parameter names never stripped (exact names)." },
+  stripUserinfo: { kind: "boolean", doc: "Drop user:password@. Default: true for identity." },
   sortParams: { kind: "boolean", doc: "Sort query parameters. Default: true for identity." },
   trailingSlash: {
     kind: "enum",

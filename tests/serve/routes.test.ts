@@ -42,7 +42,7 @@ describe("GET routes", () => {
       ruleApplied: e.ruleApplied,
       paramsStripped: e.paramsStripped,
     });
-    assert.equal(body.ruleApplied, "youtube-v1");
+    assert.equal(body.ruleApplied, "youtube-v2");
   });
 
   it("GET /v1/normalize takes every option as a query parameter", async () => {
@@ -171,6 +171,7 @@ describe("GET /openapi.json", () => {
       defaultScheme: "https",
       rules: "false",
       trackingParams: "x_*",
+      extraTrackingParams: "y_*",
       keepParams: "ref",
     };
     for (const name of OPTION_NAMES) {
@@ -178,7 +179,11 @@ describe("GET /openapi.json", () => {
       const response = await app.request(`/v1/normalize?url=a.example&${name}=${value}`);
       assert.equal(response.status, 200, `${name}=${value}: ${await response.text()}`);
     }
-    await errorOf(await app.request("/v1/normalize?url=a.example&stripUserinfo=true"), 400, "invalid-option");
+    await errorOf(
+      await app.request("/v1/normalize?url=a.example&stripEverything=true"),
+      400,
+      "invalid-option",
+    );
   });
 });
 
