@@ -2,7 +2,9 @@
 // Absolute times on these machines are noise; the ratios are what to read and report.
 // BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
 // change can be measured without the whole run; the full run is what closing figures quote.
+import { reportBundleSize } from "./bundle-size.js";
 import { classifyCases } from "./classify.js";
+import { benchColdStart, reportColdStart } from "./cold-start.js";
 import { generateCorpus } from "./corpus.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
@@ -60,6 +62,8 @@ const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
+  ["cold-start", () => reportColdStart(benchColdStart())],
+  ["bundle-size", reportBundleSize],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");

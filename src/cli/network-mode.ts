@@ -1,4 +1,4 @@
-import { createClient } from "../resolve/client.js";
+import { createClient } from "../resolve/lazy-client.js";
 import type { ClientOptions, Outcome } from "../resolve/types.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
 import { errorJson, failureLine } from "./report-failure.js";
