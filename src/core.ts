@@ -3,6 +3,7 @@
 // htmlparser2, tldts or yaml, so it bundles for browsers and edge workers as is
 // (tests/package/bundle.test.ts bundles it; tests/architecture/wall.test.ts walks its graph).
 // The Node entry (index.ts) re-exports everything here and adds the resolver and loadRules.
+export { type SurtOptions, ssurt, surt } from "./archive/index.js";
 export type { UrlForm, UrlFormClass } from "./classify/index.js";
 export { classify, isAsciiHost } from "./classify/index.js";
 export * from "./errors/index.js";
@@ -16,5 +17,3 @@ export { createDefaultRules, type DefaultRulesOptions, defaultRules } from "./ru
 export type { DomainRule } from "./rules/domain-rule.js";
 export { createRuleMatcher } from "./rules/rule-matcher.js";
 export { shorteners } from "./rules/shorteners.js";
-// archive/ (surt, ssurt) joins here when src/archive lands: it is pure, so one re-export line of
-// ./archive/index.js in this file gives it to both entries.

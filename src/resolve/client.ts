@@ -1,6 +1,6 @@
 import { FetchError } from "../errors/fetch-error.js";
 import { type ResolvedClientOptions, resolveClientOptions } from "./client-options.js";
-import { resolveConcurrency } from "./concurrency-option.js";
+import { DEFAULT_CONCURRENCY } from "./concurrency-option.js";
 import { defaultResolver } from "./default-resolver.js";
 import type { ResolvedNetPolicy } from "./destination.js";
 import { createPinnedTransport } from "./pinned-transport.js";
@@ -90,8 +90,12 @@ export function createResolvedClient(resolved: ResolvedClientOptions): Client {
       urls: Iterable<string> | AsyncIterable<string>,
       init?: { concurrency?: number; signal?: AbortSignal },
     ) {
-      const concurrency = resolveConcurrency(init?.concurrency);
-      return resolveMany(urls, resolveOne, { concurrency, signal: init?.signal }, toCanonError);
+      // resolveMany checks every argument (TypeError at the call) and every element (an Outcome).
+      return resolveMany(
+        urls,
+        { resolveOne, toError: toCanonError },
+        { concurrency: init?.concurrency, signal: init?.signal, defaultConcurrency: DEFAULT_CONCURRENCY },
+      );
     },
     close() {
       closed ??= owned?.close?.() ?? Promise.resolve();

@@ -3,9 +3,11 @@
 // normalizes never loads it (measured on Node 20: the engine's import graph costs ~0.3 s and
 // ~30 MB RSS). Option validation stays synchronous and engine-free: a bad option still throws a
 // TypeError at construction.
+
+import { checkBatchArgument, checkConcurrency, checkSignalArgument } from "./call-arguments.js";
 import type { Client } from "./client.js";
 import { resolveClientOptions } from "./client-options.js";
-import { resolveConcurrency } from "./concurrency-option.js";
+import { DEFAULT_CONCURRENCY } from "./concurrency-option.js";
 import type { PinnedTransport, PinnedTransportOptions } from "./pinned-transport.js";
 import type { TransportRequest, TransportResponse } from "./transport.js";
 import type { ClientOptions, Outcome, Resolution } from "./types.js";
@@ -47,8 +49,12 @@ export function createClient(options?: ClientOptions): Client {
       urls: Iterable<string> | AsyncIterable<string>,
       init?: { concurrency?: number; signal?: AbortSignal },
     ): AsyncIterable<Outcome> {
-      const concurrency = resolveConcurrency(init?.concurrency);
+      // The same checks as the engine's resolveMany, here, so a bad argument throws at the call and
+      // not at the first iteration after the engine loaded.
+      checkBatchArgument(urls);
+      const concurrency = checkConcurrency(init?.concurrency, DEFAULT_CONCURRENCY);
       const signal = init?.signal;
+      checkSignalArgument(signal);
       return (async function* () {
         const client = await load();
         yield* client.resolveMany(urls, signal === undefined ? { concurrency } : { concurrency, signal });
