@@ -43,15 +43,17 @@ function readmeBlocks(): Block[] {
 const ARROW = /^(.*?);?\s*\/\/ → (.+)$/;
 
 /** The block with each `EXPR; // → VALUE` line turned into a check; the count of checks. */
-function withChecks(block: Block): { code: string; checks: number } {
+function withChecks(block: Block, commonjs = false): { code: string; checks: number } {
   let checks = 0;
+  // An ES module block may await inside EXPR; a CommonJS one has no top-level await.
+  const call = commonjs ? "globalThis.__readmeExpect(() =>" : "await globalThis.__readmeExpect(async () =>";
   const code = block.code
     .split("\n")
     .map((text, k) => {
       const m = ARROW.exec(text);
       if (m === null) return text;
       checks++;
-      return `globalThis.__readmeExpect(() => (${m[1]}), (${m[2]}), ${block.line + k});`;
+      return `${call} (${m[1]}), (${m[2]}), ${block.line + k});`;
     })
     .join("\n");
   return { code, checks };
@@ -66,9 +68,12 @@ describe("README code blocks", () => {
     actual: () => unknown,
     expected: unknown,
     line: number,
-  ) => {
+  ): void | Promise<void> => {
     checked++;
-    assert.deepEqual(actual(), expected, `README.md line ${line}`);
+    const value = actual();
+    if (value instanceof Promise)
+      return value.then((v) => assert.deepEqual(v, expected, `README.md line ${line}`));
+    assert.deepEqual(value, expected, `README.md line ${line}`);
   };
   mkdirSync(dir, { recursive: true });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -88,10 +93,10 @@ describe("README code blocks", () => {
       continue;
     }
     it(name, async () => {
-      const { code, checks } = withChecks(block);
       // `require` makes it a CommonJS example; everything else is an ES module (TypeScript
       // syntax stripped by esbuild, as a user's toolchain would).
       const commonjs = /\brequire\(/.test(block.code);
+      const { code, checks } = withChecks(block, commonjs);
       const { code: js } = await transform(code, { loader: "ts", format: commonjs ? "cjs" : "esm" });
       const file = join(dir, `line-${block.line}.${commonjs ? "cjs" : "mjs"}`);
       writeFileSync(file, js);
