@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { provisionChromium } from "./provision-chromium.mjs";
 
 function findTests(dir) {
   const out = [];
@@ -21,6 +22,16 @@ const files = findTests(join("build", "tests")).filter(
 if (files.length === 0) {
   console.error("no test files found under build/tests");
   process.exit(1);
+}
+// Chromium is installed here, before any test starts, so the minute apt-get may take never counts
+// against a browser test's timeout. Where it cannot be installed, the browser tests fail with the
+// command to run (tests/helpers/chromium.ts); the other tests still run.
+if (files.some((f) => f.includes("browser"))) {
+  try {
+    provisionChromium();
+  } catch (error) {
+    console.error(`canonurl tests: ${error.message}`);
+  }
 }
 const result = spawnSync(process.execPath, ["--test", "--test-reporter=tap", ...files], { stdio: "inherit" });
 process.exit(result.status ?? 1);
