@@ -8,6 +8,7 @@ import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
 import { report } from "./report.js";
 import { benchResolve } from "./resolve.js";
+import { benchServe, type ServeRate } from "./serve.js";
 
 const size = Number(process.env.BENCH_URLS ?? 50_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -53,6 +54,33 @@ function classifyGroup(): void {
   report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
 }
 
+function rateLine(name: string, r: ServeRate, base: ServeRate): string {
+  return (
+    `${name}: ${r.requestsPerSecond.toFixed(0)} requests/s, ${r.urlsPerSecond.toFixed(0)} URLs/s ` +
+    `(constant app: ${base.requestsPerSecond.toFixed(0)} requests/s; ${((r.requestsPerSecond / base.requestsPerSecond) * 100).toFixed(0)}% of it)`
+  );
+}
+
+async function serveGroup(): Promise<void> {
+  const r = await benchServe();
+  console.log(
+    `\n## serve (autocannon on loopback, server in a worker thread, ${r.seconds} s per run, median of ${r.rounds} interleaved rounds)`,
+  );
+  console.log(rateLine(`GET /v1/normalize, ${r.getConnections} connections`, r.get.canonurl, r.get.constant));
+  console.log(
+    rateLine(
+      `POST /v1/normalize, ${r.batchSize}-line NDJSON, ${r.postConnections} connections`,
+      r.post.canonurl,
+      r.post.constant,
+    ),
+  );
+  console.log(
+    `normalize() in-process over the same ${r.batchSize} URLs: ${r.inProcessUrlsPerSecond.toFixed(0)} URLs/s; ` +
+      `the batch route reaches ${((r.post.canonurl.urlsPerSecond / r.inProcessUrlsPerSecond) * 100).toFixed(0)}% of it (target 50%)`,
+  );
+  console.log(`answers not 2xx or failed: ${r.faults}`);
+}
+
 // The resolver group runs first, on a heap the 50,000-URL corpora of the other groups have not
 // grown yet: their garbage is not the resolver's cost (measured: 0.93-0.96x the peer when it ran
 // after them, 0.99x when it ran alone).
@@ -60,6 +88,7 @@ const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
+  ["serve", serveGroup],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");

@@ -367,6 +367,15 @@ describe("limits on requests in flight", () => {
     assert.equal((await app.request("/healthz")).status, 200);
   });
 
+  it("a complete answer frees its slot when its handler returns, body read or not", async () => {
+    const app = createServeApp({ assetsDir, maxInFlight: 1 });
+    const unread = await app.request("/v1/normalize?url=a.example");
+    const next = await app.request("/v1/explain?url=a.example");
+    assert.equal(next.status, 200, "the unread answer holds no slot");
+    assert.equal(((await unread.json()) as { canonical: string }).canonical, "http://a.example/");
+    await next.text();
+  });
+
   it("503 once draining; the drain waits for the request in flight", async () => {
     const gate = createRequestGate(8);
     const app = createServeApp({ assetsDir }, gate);
