@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { classify } from "../../src/classify/classify.js";
 import { explain, normalize } from "../../src/pipeline/normalize.js";
 import { formWarnings } from "../../src/serve/playground/warnings.js";
+import { startServe } from "../../src/serve/start-serve.js";
 import { launchChromium, type TestBrowser } from "../helpers/chromium.js";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
@@ -256,6 +257,29 @@ describe("the playground in Chromium", { timeout: 120_000 }, () => {
     }
     await page.screenshot({ path: join(OUTPUT, "playground-phone.png"), fullPage: true });
     await page.close();
+  });
+
+  it("on a service without --allow-resolve the page says so and the button is off", async () => {
+    const plain = await startServe({ port: 0, assetsDir: fromRoot("dist/serve/playground") });
+    const page = await browser.context.newPage();
+    try {
+      // This service is the one origin the page may talk to here.
+      await page.route("**/*", (route) =>
+        new URL(route.request().url()).origin === plain.url ? route.continue() : route.abort(),
+      );
+      await page.goto(`${plain.url}/#u=${encodeURIComponent("http://short.test/go")}`);
+      await waitForText(page, "#service", /resolve: off/);
+      await page.locator("article.result button.resolve").waitFor();
+      assert.equal(await page.locator("article.result button.resolve").isDisabled(), true);
+      assert.equal(await page.locator("#token").isHidden(), true);
+      assert.equal(
+        await page.locator("article.result output.canonical").textContent(),
+        "http://short.test/go",
+      );
+    } finally {
+      await page.close();
+      await plain.drain(1000);
+    }
   });
 
   it("the browser asked the service only: no external script, font, stylesheet or API", () => {
