@@ -26,7 +26,7 @@ if (files.length === 0) {
 // Chromium is installed here, before any test starts, so the minute apt-get may take never counts
 // against a browser test's timeout. Where it cannot be installed, the browser tests fail with the
 // command to run (tests/helpers/chromium.ts); the other tests still run.
-if (files.some((f) => f.includes("browser"))) {
+if (files.some((f) => f.endsWith(".browser.test.js"))) {
   try {
     provisionChromium();
   } catch (error) {

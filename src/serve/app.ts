@@ -10,6 +10,7 @@ import {
 import { type Client, createClient } from "../resolve/client.js";
 import { type Batch, parseBatch } from "./batch-body.js";
 import { createBearerCheck } from "./bearer-token.js";
+import { checkBrowserRequest } from "./browser-guard.js";
 import { errorResponse, HttpError } from "./http-error.js";
 import { isStreamedResponse, ndjsonResponse } from "./ndjson-response.js";
 import { normalizeLines } from "./normalize-lines.js";
@@ -89,6 +90,7 @@ export function createServeApp(options: ServeOptions = {}, gate?: RequestGate): 
   app.use("*", async (c, next) => {
     let release: () => void;
     try {
+      checkBrowserRequest(c.req.method, new URL(c.req.url), c.req.header("origin"), config.allowedHosts);
       release = requests.enter();
     } catch (error) {
       return errorResponse(error as HttpError);

@@ -33,7 +33,9 @@ const HOSTILE: readonly (readonly [string, string])[] = [
 async function waitForText(page: Page, selector: string, pattern: RegExp): Promise<string> {
   const locator = page.locator(selector).first();
   await locator.waitFor();
-  for (let i = 0; i < 100; i++) {
+  // Generous: on a loaded two-core machine a render can take seconds; a pass returns at once.
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
     const text = (await locator.textContent()) ?? "";
     if (pattern.test(text)) return text;
     await new Promise((resolve) => setTimeout(resolve, 50));
