@@ -3,7 +3,9 @@
 // BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
 // change can be measured without the whole run; the full run is what closing figures quote.
 import { classifyCases } from "./classify.js";
+import { benchCli } from "./cli.js";
 import { generateCorpus } from "./corpus.js";
+import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
 import { report } from "./report.js";
@@ -50,6 +52,20 @@ function normalizeGroup(): void {
   );
 }
 
+async function headScanGroup(): Promise<void> {
+  const headRounds = Number(process.env.BENCH_HEAD_ROUNDS ?? 7);
+  const figures = await benchHeadScan(headRounds);
+  console.log(
+    `\n## head-scan (1 MiB per shape in 16 KiB chunks, CPU ms, median of ${headRounds} interleaved rounds)`,
+  );
+  console.log("shape | CPU ms | × benign | stopped by | bytes read");
+  for (const f of figures) {
+    console.log(
+      `${f.name} | ${f.cpuMs.toFixed(2)} | ${f.ratio.toFixed(2)} | ${f.stoppedBy} | ${f.bytesRead}`,
+    );
+  }
+}
+
 function classifyGroup(): void {
   report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
 }
@@ -81,6 +97,19 @@ async function serveGroup(): Promise<void> {
   console.log(`answers not 2xx or failed: ${r.faults}`);
 }
 
+function cliGroup(): void {
+  const lines = Number(process.env.BENCH_CLI_LINES ?? 500_000);
+  const r = benchCli(lines, Number(process.env.BENCH_CLI_ROUNDS ?? 5));
+  console.log(`\n## cli (${r.lines} lines from a file, --offline, median of ${r.rounds} interleaved rounds)`);
+  console.log(`in-process loop of normalize(): ${r.loopMs.toFixed(0)} ms`);
+  console.log(
+    `canonurl --offline --workers 1: ${r.workers1Ms.toFixed(0)} ms, ${(r.loopMs / r.workers1Ms).toFixed(2)}× the loop's throughput`,
+  );
+  console.log(
+    `canonurl --offline --workers 2: ${r.workers2Ms.toFixed(0)} ms, ${(r.workers1Ms / r.workers2Ms).toFixed(2)}× --workers 1`,
+  );
+}
+
 // The resolver group runs first, on a heap the 50,000-URL corpora of the other groups have not
 // grown yet: their garbage is not the resolver's cost (measured: 0.93-0.96x the peer when it ran
 // after them, 0.99x when it ran alone).
@@ -89,6 +118,8 @@ const groups: [string, () => void | Promise<void>][] = [
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
   ["serve", serveGroup],
+  ["head-scan", headScanGroup],
+  ["cli", cliGroup],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");

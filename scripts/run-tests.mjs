@@ -1,9 +1,12 @@
 // Runs every compiled test file under build/tests with node's own test runner. The TAP reporter is
 // forced so that its closing `# pass N` / `# fail N` lines reach CI output whatever the terminal is.
-import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+// Services the selected tests need (a redis-server) are started here, handed over through the
+// environment, and stopped at the end whatever the tests did.
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { provisionChromium } from "./provision-chromium.mjs";
+import { ensureRedisServer, startRedisServer } from "./test-services.mjs";
 
 function findTests(dir) {
   const out = [];
@@ -23,15 +26,42 @@ if (files.length === 0) {
   console.error("no test files found under build/tests");
   process.exit(1);
 }
+
+// A test file that needs the shared server says so by calling testRedisUrl() (tests/helpers).
+const needsRedis = files.some((f) => /\btestRedisUrl\b/.test(readFileSync(f, "utf8")));
+let redis;
+let missing = false;
+const env = { ...process.env };
+if (needsRedis) {
+  const binary = ensureRedisServer();
+  if (binary.error !== undefined) {
+    // The tests that need it fail (testRedisUrl throws with this message); they are never skipped.
+    missing = true;
+    console.error(`\n*** ${binary.error}\n*** the tests that need Redis will FAIL\n`);
+    env.CANONURL_TEST_REDIS_MISSING = binary.error;
+  } else {
+    redis = await startRedisServer({ path: binary.path });
+    env.CANONURL_TEST_REDIS = redis.url;
+    env.CANONURL_REDIS_SERVER = binary.path;
+  }
+}
+
 // Chromium is installed here, before any test starts, so the minute apt-get may take never counts
 // against a browser test's timeout. Where it cannot be installed, the browser tests fail with the
-// command to run (tests/helpers/chromium.ts); the other tests still run.
+// command to run (tests/helpers/chromium.ts); they are never skipped.
 if (files.some((f) => f.endsWith(".browser.test.js"))) {
   try {
     provisionChromium();
   } catch (error) {
-    console.error(`canonurl tests: ${error.message}`);
+    console.error(`\n*** ${error.message}\n*** the browser tests will FAIL\n`);
   }
 }
-const result = spawnSync(process.execPath, ["--test", "--test-reporter=tap", ...files], { stdio: "inherit" });
-process.exit(result.status ?? 1);
+
+const child = spawn(process.execPath, ["--test", "--test-reporter=tap", ...files], { stdio: "inherit", env });
+const forward = (signal) => child.kill(signal);
+process.on("SIGINT", forward);
+process.on("SIGTERM", forward);
+const status = await new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+await redis?.stop();
+if (missing) console.error(`\n*** redis-server missing: ${env.CANONURL_TEST_REDIS_MISSING}`);
+process.exit(status === 0 && missing ? 1 : status);
