@@ -14,6 +14,7 @@ import { benchPatternMatch, HOSTILE_PATHS } from "./pattern-match.js";
 import { report } from "./report.js";
 import { benchResolve } from "./resolve.js";
 import { rulesCacheCases, USER_RULES } from "./rules-cache.js";
+import { benchServe, type ServeRate } from "./serve.js";
 
 const size = Number(process.env.BENCH_URLS ?? 50_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -101,6 +102,33 @@ function classifyGroup(): void {
   report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
 }
 
+function rateLine(name: string, r: ServeRate, base: ServeRate): string {
+  return (
+    `${name}: ${r.requestsPerSecond.toFixed(0)} requests/s, ${r.urlsPerSecond.toFixed(0)} URLs/s ` +
+    `(constant app: ${base.requestsPerSecond.toFixed(0)} requests/s; ${((r.requestsPerSecond / base.requestsPerSecond) * 100).toFixed(0)}% of it)`
+  );
+}
+
+async function serveGroup(): Promise<void> {
+  const r = await benchServe();
+  console.log(
+    `\n## serve (autocannon on loopback, server in a worker thread, ${r.seconds} s per run, median of ${r.rounds} interleaved rounds)`,
+  );
+  console.log(rateLine(`GET /v1/normalize, ${r.getConnections} connections`, r.get.canonurl, r.get.constant));
+  console.log(
+    rateLine(
+      `POST /v1/normalize, ${r.batchSize}-line NDJSON, ${r.postConnections} connections`,
+      r.post.canonurl,
+      r.post.constant,
+    ),
+  );
+  console.log(
+    `normalize() in-process over the same ${r.batchSize} URLs: ${r.inProcessUrlsPerSecond.toFixed(0)} URLs/s; ` +
+      `the batch route reaches ${(r.batchRatio * 100).toFixed(0)}% of it, round by round (target 50%)`,
+  );
+  console.log(`answers not 2xx or failed: ${r.faults}`);
+}
+
 function cliGroup(): void {
   const lines = Number(process.env.BENCH_CLI_LINES ?? 500_000);
   const r = benchCli(lines, Number(process.env.BENCH_CLI_ROUNDS ?? 5));
@@ -125,6 +153,7 @@ const groups: [string, () => void | Promise<void>][] = [
   ["pattern-match", patternMatchGroup],
   ["cold-start", () => reportColdStart(benchColdStart())],
   ["bundle-size", reportBundleSize],
+  ["serve", serveGroup],
   ["head-scan", headScanGroup],
   ["cli", cliGroup],
 ];
