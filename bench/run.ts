@@ -2,6 +2,10 @@
 // Absolute times on these machines are noise; the ratios are what to read and report.
 // BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
 // change can be measured without the whole run; the full run is what closing figures quote.
+
+import { readFileSync } from "node:fs";
+import { clearUrlsSnapshotPath, compileClearUrls, normalize } from "../src/index.js";
+import { clearUrlsCases, hostileUrls, surtCases } from "./archive.js";
 import { classifyCases } from "./classify.js";
 import { generateCorpus } from "./corpus.js";
 import { measureInterleaved } from "./measure.js";
@@ -53,6 +57,60 @@ function classifyGroup(): void {
   report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
 }
 
+function archiveGroup(): void {
+  const s = measureInterleaved(surtCases, corpus(), rounds);
+  report("archive: surt", size, rounds, s, ["normalize identity", "normalize rfc3986"]);
+  const c = measureInterleaved(clearUrlsCases, corpus(), rounds);
+  report("archive: ClearURLs pack", size, rounds, c, ["normalize (default rules)"]);
+  // The worst ClearURLs provider on hostile 8,192-character URLs (the pack's maxUrlLength): every
+  // regex of each provider over each hostile URL, against one normalize() of the same URLs.
+  const hostile = hostileUrls(8192);
+  const pack = compileClearUrls(JSON.parse(readFileSync(clearUrlsSnapshotPath(), "utf8")));
+  const time = (f: () => void, n = 5): number => {
+    const xs: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = process.hrtime.bigint();
+      f();
+      xs.push(Number(process.hrtime.bigint() - t));
+    }
+    return xs.sort((a, b) => a - b)[Math.floor(n / 2)] as number;
+  };
+  const base = time(() => {
+    for (const u of hostile) normalize(u);
+  });
+  const perProvider = providerRegexTimes(hostile, time);
+  perProvider.sort((a, b) => b[1] - a[1]);
+  console.log(
+    `\n## archive: ClearURLs regexes on ${hostile.length} hostile 8,192-char URLs (× one normalize() of each)`,
+  );
+  for (const [name, ns] of perProvider.slice(0, 5)) console.log(`${name} | ${(ns / base).toFixed(2)}×`);
+  const whole = time(() => {
+    for (const u of hostile) pack.clean(u);
+  });
+  console.log(`whole pack (host index) | ${(whole / base).toFixed(2)}×`);
+}
+
+function providerRegexTimes(hostile: string[], time: (f: () => void) => number): [string, number][] {
+  const data = JSON.parse(readFileSync(clearUrlsSnapshotPath(), "utf8")) as {
+    providers: Record<string, Record<string, unknown>>;
+  };
+  const out: [string, number][] = [];
+  for (const [name, p] of Object.entries(data.providers)) {
+    const sources = [
+      p.urlPattern,
+      ...["exceptions", "redirections", "rawRules"].flatMap((k) => (p[k] as string[]) ?? []),
+    ] as string[];
+    const res = sources.map((s) => new RegExp(s, "i"));
+    out.push([
+      name,
+      time(() => {
+        for (const u of hostile) for (const re of res) re.test(u);
+      }),
+    ]);
+  }
+  return out;
+}
+
 // The resolver group runs first, on a heap the 50,000-URL corpora of the other groups have not
 // grown yet: their garbage is not the resolver's cost (measured: 0.93-0.96x the peer when it ran
 // after them, 0.99x when it ran alone).
@@ -60,6 +118,7 @@ const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
+  ["archive", archiveGroup],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");
