@@ -2,12 +2,11 @@
 // Absolute times on these machines are noise; the ratios are what to read and report.
 // BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
 // change can be measured without the whole run; the full run is what closing figures quote.
-
-import { readFileSync } from "node:fs";
-import { clearUrlsSnapshotPath, compileClearUrls, normalize } from "../src/index.js";
-import { clearUrlsCases, hostileUrls, surtCases } from "./archive.js";
+import { benchArchive } from "./archive.js";
 import { classifyCases } from "./classify.js";
+import { benchCli } from "./cli.js";
 import { generateCorpus } from "./corpus.js";
+import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
 import { report } from "./report.js";
@@ -53,62 +52,35 @@ function normalizeGroup(): void {
   );
 }
 
+async function headScanGroup(): Promise<void> {
+  const headRounds = Number(process.env.BENCH_HEAD_ROUNDS ?? 7);
+  const figures = await benchHeadScan(headRounds);
+  console.log(
+    `\n## head-scan (1 MiB per shape in 16 KiB chunks, CPU ms, median of ${headRounds} interleaved rounds)`,
+  );
+  console.log("shape | CPU ms | × benign | stopped by | bytes read");
+  for (const f of figures) {
+    console.log(
+      `${f.name} | ${f.cpuMs.toFixed(2)} | ${f.ratio.toFixed(2)} | ${f.stoppedBy} | ${f.bytesRead}`,
+    );
+  }
+}
+
 function classifyGroup(): void {
   report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
 }
 
-function archiveGroup(): void {
-  const s = measureInterleaved(surtCases, corpus(), rounds);
-  report("archive: surt", size, rounds, s, ["normalize identity", "normalize rfc3986"]);
-  const c = measureInterleaved(clearUrlsCases, corpus(), rounds);
-  report("archive: ClearURLs pack", size, rounds, c, ["normalize (default rules)"]);
-  // The worst ClearURLs provider on hostile 8,192-character URLs (the pack's maxUrlLength): every
-  // regex of each provider over each hostile URL, against one normalize() of the same URLs.
-  const hostile = hostileUrls(8192);
-  const pack = compileClearUrls(JSON.parse(readFileSync(clearUrlsSnapshotPath(), "utf8")));
-  const time = (f: () => void, n = 5): number => {
-    const xs: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t = process.hrtime.bigint();
-      f();
-      xs.push(Number(process.hrtime.bigint() - t));
-    }
-    return xs.sort((a, b) => a - b)[Math.floor(n / 2)] as number;
-  };
-  const base = time(() => {
-    for (const u of hostile) normalize(u);
-  });
-  const perProvider = providerRegexTimes(hostile, time);
-  perProvider.sort((a, b) => b[1] - a[1]);
+function cliGroup(): void {
+  const lines = Number(process.env.BENCH_CLI_LINES ?? 500_000);
+  const r = benchCli(lines, Number(process.env.BENCH_CLI_ROUNDS ?? 5));
+  console.log(`\n## cli (${r.lines} lines from a file, --offline, median of ${r.rounds} interleaved rounds)`);
+  console.log(`in-process loop of normalize(): ${r.loopMs.toFixed(0)} ms`);
   console.log(
-    `\n## archive: ClearURLs regexes on ${hostile.length} hostile 8,192-char URLs (× one normalize() of each)`,
+    `canonurl --offline --workers 1: ${r.workers1Ms.toFixed(0)} ms, ${(r.loopMs / r.workers1Ms).toFixed(2)}× the loop's throughput`,
   );
-  for (const [name, ns] of perProvider.slice(0, 5)) console.log(`${name} | ${(ns / base).toFixed(2)}×`);
-  const whole = time(() => {
-    for (const u of hostile) pack.clean(u);
-  });
-  console.log(`whole pack (host index) | ${(whole / base).toFixed(2)}×`);
-}
-
-function providerRegexTimes(hostile: string[], time: (f: () => void) => number): [string, number][] {
-  const data = JSON.parse(readFileSync(clearUrlsSnapshotPath(), "utf8")) as {
-    providers: Record<string, Record<string, unknown>>;
-  };
-  const out: [string, number][] = [];
-  for (const [name, p] of Object.entries(data.providers)) {
-    const sources = [
-      p.urlPattern,
-      ...["exceptions", "redirections", "rawRules"].flatMap((k) => (p[k] as string[]) ?? []),
-    ] as string[];
-    const res = sources.map((s) => new RegExp(s, "i"));
-    out.push([
-      name,
-      time(() => {
-        for (const u of hostile) for (const re of res) re.test(u);
-      }),
-    ]);
-  }
-  return out;
+  console.log(
+    `canonurl --offline --workers 2: ${r.workers2Ms.toFixed(0)} ms, ${(r.workers1Ms / r.workers2Ms).toFixed(2)}× --workers 1`,
+  );
 }
 
 // The resolver group runs first, on a heap the 50,000-URL corpora of the other groups have not
@@ -118,7 +90,9 @@ const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
-  ["archive", archiveGroup],
+  ["head-scan", headScanGroup],
+  ["cli", cliGroup],
+  ["archive", () => benchArchive(corpus(), rounds)],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");

@@ -1,6 +1,15 @@
 #!/usr/bin/env node
 // The executable: wires the process's streams into main() and turns its result into the exit status.
+import { isClosedOutputError } from "./io.js";
 import { main } from "./main.js";
+
+// A write that was buffered before the reader went away can report EPIPE after main() returned;
+// the run is over and has nothing left to say, so only other errors are real.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error) => {
+    if (!isClosedOutputError(error)) throw error;
+  });
+}
 
 main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
   (code) => {

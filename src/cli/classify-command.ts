@@ -2,12 +2,16 @@ import { parseArgs } from "node:util";
 import { classify } from "../classify/index.js";
 import type { UrlForm } from "../classify/url-form.js";
 import { type CliIo, type ExitCode, writeOut } from "./io.js";
-import { readInputs } from "./read-lines.js";
+import { readInputBatches, readsStdin } from "./read-lines.js";
+import { failureLine, overlongError, overlongInput } from "./report-failure.js";
+import { needsStdinHint, STDIN_HINT } from "./stdin-hint.js";
 
 const HELP = `Usage: canonurl classify [--json] [--] [STRING...]
 
-Classifies each STRING (else each line of stdin) the way a browser would read it, without any
-network access. One output line per input, in input order.
+Classifies each STRING (else each line of stdin; "-" alone also means stdin) the way a browser
+would read it, without any network access. One output line per input, in input order. Lines end
+at \\n (a \\r\\n pair is one ending; a lone \\r stays in its line); a blank line is classified
+"empty" like any other input.
 
 Plain output, tab-separated:
   class  scheme  host  port  flags  trimmed
@@ -21,7 +25,8 @@ Options:
               "hasUserInfo": ..., "hostUnrecoverable": ...}
   -h, --help  show this help
 
-Exit status: 0 (classification never fails), 2 on a usage error.
+Exit status: 0 (classification never fails), 1 when a stdin line is over 1 MiB (an empty
+output line, the failure on stderr), 2 on a usage error. A closed stdout ends the run quietly.
 `;
 
 /**
@@ -65,10 +70,26 @@ export async function runClassify(args: readonly string[], io: CliIo): Promise<E
     await writeOut(io.stdout, HELP);
     return 0;
   }
-  for await (const input of readInputs(positionals, io.stdin)) {
-    const form = classify(input);
-    const line = values.json ? JSON.stringify({ input, ...form }) : formatPlain(form);
-    await writeOut(io.stdout, `${line}\n`);
+  if (needsStdinHint(readsStdin(positionals), io.stdin)) await writeOut(io.stderr, STDIN_HINT);
+  let index = 0;
+  let failed = false;
+  for await (const batch of readInputBatches(positionals, io.stdin)) {
+    let out = "";
+    let err = "";
+    for (const input of batch) {
+      if (typeof input !== "string") {
+        // Not a classification failure: the line was never kept, so there is nothing to classify.
+        failed = true;
+        out += "\n";
+        err += failureLine(index, overlongInput(input), overlongError(input));
+      } else {
+        const form = classify(input);
+        out += `${values.json ? JSON.stringify({ input, ...form }) : formatPlain(form)}\n`;
+      }
+      index++;
+    }
+    if (err !== "") await writeOut(io.stderr, err);
+    await writeOut(io.stdout, out);
   }
-  return 0;
+  return failed ? 1 : 0;
 }

@@ -1,9 +1,13 @@
 import { parseArgs } from "node:util";
 import { explain } from "../pipeline/normalize.js";
-import { type CliIo, type ExitCode, UsageError } from "./io.js";
-import { NORMALIZE_FLAGS, normalizeOptionsFromFlags } from "./normalize-flags.js";
+import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
+import {
+  checkOptions,
+  NORMALIZE_FLAGS,
+  normalizeOptionsFromRecipe,
+  readNormalizeRecipe,
+} from "./normalize-flags.js";
 import { errorJson, failureLine } from "./report-failure.js";
-import { loadRulesFlag } from "./rules-flag.js";
 import { USAGE } from "./usage.js";
 
 /**
@@ -19,26 +23,34 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<Ex
     args: [...args],
     allowPositionals: true,
     strict: true,
-    options: { ...NORMALIZE_FLAGS, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    options: {
+      ...NORMALIZE_FLAGS,
+      json: { type: "boolean" },
+      // explain never touches the network; the flag is accepted so a command line that works
+      // for canonicalizing (`canonurl --offline …`) also works after `explain`.
+      offline: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   if (values.help) {
-    io.stdout.write(USAGE);
+    await writeOut(io.stdout, USAGE);
     return 0;
   }
   const [input, ...extra] = positionals;
   if (input === undefined || extra.length > 0) throw new UsageError("explain takes exactly one URL");
-  const options = normalizeOptionsFromFlags(values);
-  if (values.rules !== undefined) options.rules = await loadRulesFlag(values.rules, options.preset);
+  const options = normalizeOptionsFromRecipe(await readNormalizeRecipe(values));
+  checkOptions(options);
   let e: ReturnType<typeof explain>;
   try {
     e = explain(input, options);
   } catch (error) {
-    if (values.json) io.stdout.write(`${JSON.stringify({ input, ok: false, error: errorJson(error) })}\n`);
-    else io.stderr.write(failureLine(0, input, error));
+    if (values.json)
+      await writeOut(io.stdout, `${JSON.stringify({ input, ok: false, error: errorJson(error) })}\n`);
+    else await writeOut(io.stderr, failureLine(0, input, error));
     return 1;
   }
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ ok: true, ...e })}\n`);
+    await writeOut(io.stdout, `${JSON.stringify({ ok: true, ...e })}\n`);
     return 0;
   }
   const width = Math.max(...e.steps.map((s) => s.stage.length));
@@ -49,6 +61,6 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<Ex
   text += `canonical  ${e.canonical}\n`;
   text += `rule       ${e.ruleApplied ?? "none"}\n`;
   text += `stripped   ${e.paramsStripped.length === 0 ? "none" : e.paramsStripped.join(", ")}\n`;
-  io.stdout.write(text);
+  await writeOut(io.stdout, text);
   return 0;
 }

@@ -1,12 +1,17 @@
+import type { Writable } from "node:stream";
 import { isRuleError } from "../errors/guards.js";
 import { runCanonicalize } from "./canonicalize-command.js";
 import { runClassify } from "./classify-command.js";
 import { runExplain } from "./explain-command.js";
-import { type CliIo, type ExitCode, UsageError } from "./io.js";
+import { type CliIo, type ExitCode, isClosedOutputError, OutputClosedError, UsageError } from "./io.js";
 
 /**
  * Runs the command line with `argv` (without node and the script) and returns the exit status.
  * Subcommands: `classify`, `explain`; anything else canonicalizes.
+ *
+ * A reader that goes away (`canonurl … | head -1`) ends the run quietly with status 0: the write
+ * error of the closed pipe (EPIPE) is caught here instead of crashing the process as an unhandled
+ * `'error'` event (issue 12), and the input is no longer read.
  *
  * @example
  * ```ts
@@ -14,10 +19,33 @@ import { type CliIo, type ExitCode, UsageError } from "./io.js";
  * ```
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  let closed = false;
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    if (isClosedOutputError(error)) closed = true;
+    else broken ??= error;
+  };
+  const outputs: Writable[] = [io.stdout, io.stderr];
+  for (const stream of outputs) stream.on("error", onError);
+  try {
+    const code = await dispatch(argv, io);
+    if (broken !== undefined) throw broken;
+    return closed ? 0 : code;
+  } catch (error) {
+    if (error instanceof OutputClosedError || (closed && broken === undefined)) return 0;
+    throw error;
+  } finally {
+    for (const stream of outputs) stream.off("error", onError);
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   try {
     const [first, ...rest] = argv;
     if (first === "classify") return await runClassify(rest, io);
     if (first === "explain") return await runExplain(rest, io);
+    // Loaded only for `serve`: Hono and the playground are no part of an offline run's start-up.
+    if (first === "serve") return await (await import("./serve-command.js")).runServe(rest, io);
     return await runCanonicalize(argv, io);
   } catch (error) {
     if (isRuleError(error)) {

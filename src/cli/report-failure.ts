@@ -1,4 +1,6 @@
 import { isCanonError } from "../errors/guards.js";
+import { UrlError } from "../errors/url-error.js";
+import { MAX_LINE_BYTES, type OverlongLine } from "./line-splitter.js";
 
 /**
  * The stderr line for a failed input: `index<TAB>input<TAB>code: message`. Tabs and newlines in
@@ -35,4 +37,32 @@ function errorMessage(error: unknown): string {
 
 function oneLine(s: string): string {
   return s.replace(/[\t\r\n]/g, (c) => (c === "\t" ? "\\t" : c === "\r" ? "\\r" : "\\n"));
+}
+
+/**
+ * What a report shows as the input of an over-long line: its first characters and an ellipsis.
+ *
+ * @example
+ * ```ts
+ * overlongInput({ prefix: "https://a.test/aaaa", bytes: 2_000_000 }); // "https://a.test/aaaa…"
+ * ```
+ */
+export function overlongInput(line: OverlongLine): string {
+  return `${line.prefix}…`;
+}
+
+/**
+ * The failure of an over-long line: `invalid-url`, saying its length and the limit.
+ *
+ * @example
+ * ```ts
+ * overlongError({ prefix: "x", bytes: 2_000_000 }).message; // "invalid URL: line of 2000000 bytes is over the 1048576-byte line limit"
+ * ```
+ */
+export function overlongError(line: OverlongLine): UrlError {
+  return new UrlError(
+    "invalid-url",
+    `invalid URL: line of ${line.bytes} bytes is over the ${MAX_LINE_BYTES}-byte line limit`,
+    { url: overlongInput(line) },
+  );
 }

@@ -91,8 +91,18 @@ describe("surt on hostile input: work and output stay linear", { timeout: 20_000
     assert.equal(stripQuerySessionId(ok), `a=1&${"cfid=".repeat(1000)}b=3`);
     const path = `/${"(".repeat(100_000)}.aspx`;
     assert.equal(stripPathSessionId(path), path);
-    const key = surt(`http://a.example/?${"sid=".repeat(50_000)}`);
-    assert.ok(key.length <= 20 + 4 * 50_000, "the key is no longer than its input");
+    // 64,000 characters: just under the canonical URL's length bound, which the default preset
+    // applies (past it, the next test).
+    const key = surt(`http://a.example/?${"sid=".repeat(16_000)}`);
+    assert.ok(key.length <= 20 + 4 * 16_000, "the key is no longer than its input");
+  });
+
+  it("refuses, through the default preset, an input past the canonical URL's length bound", () => {
+    assert.throws(
+      () => surt(`http://a.example/?${"sid=".repeat(50_000)}`),
+      (error: unknown) =>
+        (error as { code?: string }).code === "invalid-url" && /over the limit/.test(String(error)),
+    );
   });
 
   it("formats ssurt of a long URL in one pass", () => {

@@ -21,10 +21,10 @@ describe("canonurl --offline (the built binary)", () => {
     const r = await runCli(["--offline"], "http://b.test/\r\nftp://x.test/\n\nhttp://a.test/?utm_source=x\n");
     assert.equal(r.code, 1);
     assert.equal(r.stdout, "http://b.test/\n\n\nhttp://a.test/\n");
+    // The blank line 2 prints a blank line and is not a failure: only the ftp line is reported.
     const lines = r.stderr.trimEnd().split("\n");
-    assert.equal(lines.length, 2);
+    assert.equal(lines.length, 1, r.stderr);
     assert.match(lines[0] ?? "", /^1\tftp:\/\/x\.test\/\tunsupported-scheme: /);
-    assert.match(lines[1] ?? "", /^2\t\tinvalid-url: /);
   });
 
   it("--json prints one object per input", async () => {

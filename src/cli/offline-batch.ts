@@ -1,0 +1,81 @@
+import { canonicalWith, normalizeResolved } from "../pipeline/normalize.js";
+import type { ResolvedNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
+import { isBlankLine } from "./blank-line.js";
+import type { InputLine } from "./line-splitter.js";
+import { errorJson, failureLine, overlongError, overlongInput } from "./report-failure.js";
+
+/** What one batch of offline inputs prints: stdout and stderr text, and whether any input failed. */
+export interface BatchOutput {
+  out: string;
+  err: string;
+  failed: boolean;
+}
+
+/**
+ * The `--json` line of a blank input: a success with an empty `url`, marked `blank`, so every
+ * input line still has exactly one object and an NDJSON reader never meets an empty line.
+ *
+ * @example
+ * ```ts
+ * blankJson(3, " "); // '{"index":3,"input":" ","ok":true,"blank":true,"url":"","source":"initial","chain":[],"ruleApplied":null,"paramsStripped":[]}\n'
+ * ```
+ */
+export function blankJson(index: number, input: string): string {
+  return `${JSON.stringify({ index, input, ok: true, blank: true, url: "", source: "initial", chain: [], ruleApplied: null, paramsStripped: [] })}\n`;
+}
+
+/**
+ * Canonicalizes a batch of lines offline, input `i` of the batch being input `base + i` of the
+ * run, and returns the whole batch's output as two strings: one write per batch instead of one per
+ * line. The single-threaded run and every worker thread call this same function, which is why
+ * `--workers N` prints the same bytes as `--workers 1`.
+ *
+ * @example
+ * ```ts
+ * formatOfflineBatch(["HTTP://A.test/x/", "ftp://b"], 0, resolveNormalizeOptions(undefined), false);
+ * // { out: "http://a.test/x\n\n", err: "1\tftp://b\tunsupported-scheme: …\n", failed: true }
+ * ```
+ */
+export function formatOfflineBatch(
+  lines: readonly InputLine[],
+  base: number,
+  options: ResolvedNormalizeOptions,
+  json: boolean,
+): BatchOutput {
+  let out = "";
+  let err = "";
+  let failed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as InputLine;
+    const index = base + i;
+    if (typeof line !== "string") {
+      failed = true;
+      const input = overlongInput(line);
+      const error = overlongError(line);
+      if (json) out += `${JSON.stringify({ index, input, ok: false, error: errorJson(error) })}\n`;
+      else {
+        out += "\n";
+        err += failureLine(index, input, error);
+      }
+      continue;
+    }
+    if (isBlankLine(line)) {
+      out += json ? blankJson(index, line) : "\n";
+      continue;
+    }
+    try {
+      if (json) {
+        const { canonical: url, ruleApplied, stripped: paramsStripped } = normalizeResolved(line, options);
+        out += `${JSON.stringify({ index, input: line, ok: true, url, source: "initial", chain: [], ruleApplied, paramsStripped })}\n`;
+      } else out += `${canonicalWith(line, options)}\n`;
+    } catch (error) {
+      failed = true;
+      if (json) out += `${JSON.stringify({ index, input: line, ok: false, error: errorJson(error) })}\n`;
+      else {
+        out += "\n";
+        err += failureLine(index, line, error);
+      }
+    }
+  }
+  return { out, err, failed };
+}
