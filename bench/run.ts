@@ -3,6 +3,7 @@
 // BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
 // change can be measured without the whole run; the full run is what closing figures quote.
 import { reportBundleSize } from "./bundle-size.js";
+import { benchArchive } from "./archive.js";
 import { classifyCases } from "./classify.js";
 import { benchCli } from "./cli.js";
 import { benchColdStart, reportColdStart } from "./cold-start.js";
@@ -156,6 +157,7 @@ const groups: [string, () => void | Promise<void>][] = [
   ["serve", serveGroup],
   ["head-scan", headScanGroup],
   ["cli", cliGroup],
+  ["archive", () => benchArchive(corpus(), rounds)],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");
