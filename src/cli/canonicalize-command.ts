@@ -11,7 +11,7 @@ import {
 } from "./normalize-flags.js";
 import { formatOfflineBatch } from "./offline-batch.js";
 import { runOfflineWorkers } from "./offline-workers.js";
-import { readInputBatches, readsStdin } from "./read-lines.js";
+import { readInputBatches, readInputBlocks, readsStdin } from "./read-lines.js";
 import { needsStdinHint, STDIN_HINT } from "./stdin-hint.js";
 import { USAGE } from "./usage.js";
 import { packageVersion } from "./version.js";
@@ -61,16 +61,16 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
   const network = values.offline ? undefined : networkOptionsFromFlags(values);
   const fromStdin = readsStdin(positionals);
   if (needsStdinHint(fromStdin, io.stdin)) await writeOut(io.stderr, STDIN_HINT);
-  const batches = readInputBatches(positionals, io.stdin);
   const json = values.json === true;
   if (network !== undefined) {
     const flags = { json, concurrency: network.concurrency };
-    return runNetworkMode(lines(batches), { ...options, ...network.options }, flags, io);
+    const inputs = lines(readInputBatches(positionals, io.stdin));
+    return runNetworkMode(inputs, { ...options, ...network.options }, flags, io);
   }
   const failed =
     workers === 1
-      ? await runOffline(batches, resolved, json, io)
-      : await runOfflineWorkers(batches, recipe, json, workers, io);
+      ? await runOffline(readInputBatches(positionals, io.stdin), resolved, json, io)
+      : await runOfflineWorkers(readInputBlocks(positionals, io.stdin), recipe, json, workers, io);
   return failed ? 1 : 0;
 }
 

@@ -1,8 +1,9 @@
 import { Worker } from "node:worker_threads";
 import { type CliIo, writeOut } from "./io.js";
-import type { InputLine } from "./line-splitter.js";
+import { isRawLines } from "./line-splitter.js";
 import type { NormalizeRecipe } from "./normalize-flags.js";
 import type { BatchReply, BatchRequest, WorkerSetup } from "./offline-worker.js";
+import type { BlockBatch } from "./read-lines.js";
 
 /** Batches in flight per worker: one being worked on, one queued so the worker never idles. */
 const IN_FLIGHT_PER_WORKER = 2;
@@ -16,11 +17,11 @@ const IN_FLIGHT_PER_WORKER = 2;
  *
  * @example
  * ```ts
- * const failed = await runOfflineWorkers(readInputBatches([], io.stdin), { values: {} }, false, 2, io);
+ * const failed = await runOfflineWorkers(readInputBlocks([], io.stdin), { values: {} }, false, 2, io);
  * ```
  */
 export async function runOfflineWorkers(
-  batches: AsyncIterable<InputLine[]>,
+  batches: AsyncIterable<BlockBatch>,
   recipe: NormalizeRecipe,
   json: boolean,
   workers: number,
@@ -77,16 +78,18 @@ export async function runOfflineWorkers(
 
   try {
     let base = 0;
-    for await (const lines of batches) {
+    for await (const { blocks, lines } of batches) {
       while (sent - written >= workers * IN_FLIGHT_PER_WORKER) await progress();
       let slot = pool[0] as (typeof pool)[number];
       for (const candidate of pool) if (candidate.busy < slot.busy) slot = candidate;
       slot.busy++;
       owner.set(sent, slot);
-      const request: BatchRequest = { seq: sent, base, lines };
-      slot.worker.postMessage(request);
+      const request: BatchRequest = { seq: sent, base, blocks };
+      const transfer: ArrayBuffer[] = [];
+      for (const block of blocks) if (isRawLines(block)) transfer.push(block.raw.buffer as ArrayBuffer);
+      slot.worker.postMessage(request, transfer);
       sent++;
-      base += lines.length;
+      base += lines;
     }
     while (written < sent) await progress();
   } finally {

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { UsageError } from "./io.js";
-import { type InputLine, LineSplitter } from "./line-splitter.js";
+import { type InputLine, isRawLines, type LineBlock, LineSplitter } from "./line-splitter.js";
 
 /** How many argument inputs form one batch (stdin batches are one read each, at most 64 KiB). */
 const ARGUMENT_BATCH = 1000;
@@ -49,6 +49,47 @@ export async function* readInputBatches(
   const last: InputLine[] = [];
   splitter.end(last);
   if (last.length > 0) yield last;
+}
+
+/** A batch of {@link readInputBlocks}: its blocks and how many input lines they hold. */
+export interface BlockBatch {
+  blocks: LineBlock[];
+  lines: number;
+}
+
+/**
+ * The inputs of a command as {@link readInputBatches} reads them, but with the lines a stdin
+ * read holds whole left as bytes ({@link LineSplitter.pushBlocks}), for `--workers`: the worker
+ * threads decode and split them, and the main thread only finds the line ends.
+ *
+ * @example
+ * ```ts
+ * for await (const { blocks, lines } of readInputBlocks([], process.stdin)) console.log(lines);
+ * ```
+ */
+export async function* readInputBlocks(args: readonly string[], stdin: Readable): AsyncGenerator<BlockBatch> {
+  if (!readsStdin(args)) {
+    for (let i = 0; i < args.length; i += ARGUMENT_BATCH) {
+      const blocks = args.slice(i, i + ARGUMENT_BATCH);
+      yield { blocks, lines: blocks.length };
+    }
+    return;
+  }
+  const splitter = new LineSplitter();
+  for await (const chunk of stdin) {
+    const blocks: LineBlock[] = [];
+    splitter.pushBlocks(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer), blocks);
+    if (blocks.length > 0) yield { blocks, lines: countLines(blocks) };
+  }
+  const last: LineBlock[] = [];
+  splitter.end(last);
+  if (last.length > 0) yield { blocks: last, lines: last.length };
+}
+
+function countLines(blocks: readonly LineBlock[]): number {
+  let n = 0;
+  for (const block of blocks) n += isRawLines(block) ? block.count : 1;
+  return n;
 }
 
 /**
