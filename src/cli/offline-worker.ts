@@ -15,13 +15,13 @@ export interface BatchRequest {
 
 /**
  * What a worker answers: the batch's stdout as UTF-8 bytes, transferred (the main thread writes
- * them as they are, with no copy or encoding of its own), its stderr text and whether any failed.
+ * them as they are, with no copy or encoding of its own), its stderr text and how many inputs failed.
  */
 export interface BatchReply {
   seq: number;
   out: Uint8Array;
   err: string;
-  failed: boolean;
+  failures: number;
 }
 
 /** The data a worker starts with. */
@@ -41,11 +41,11 @@ if (parentPort !== null) {
       if (isRawLines(block)) decodeLines(block, lines);
       else lines.push(block);
     }
-    const { out, err, failed } = formatOfflineBatch(lines, base, options, json);
+    const { out, err, failures } = formatOfflineBatch(lines, base, options, json);
     // TextEncoder gives the bytes their own ArrayBuffer (Buffer.from may hand out its shared
     // pool), so transferring it detaches nothing else.
     const bytes = encoder.encode(out);
-    const reply: BatchReply = { seq, out: bytes, err, failed };
+    const reply: BatchReply = { seq, out: bytes, err, failures };
     port.postMessage(reply, [bytes.buffer]);
   });
 }

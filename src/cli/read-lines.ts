@@ -1,6 +1,13 @@
 import type { Readable } from "node:stream";
 import { UsageError } from "./io.js";
-import { type InputLine, isRawLines, type LineBlock, LineSplitter } from "./line-splitter.js";
+import {
+  decodeLines,
+  type InputLine,
+  isRawLines,
+  type LineBlock,
+  LineSplitter,
+  type RawLines,
+} from "./line-splitter.js";
 
 /** How many argument inputs form one batch (stdin batches are one read each, at most 64 KiB). */
 const ARGUMENT_BATCH = 1000;
@@ -102,4 +109,64 @@ function countLines(blocks: readonly LineBlock[]): number {
  */
 export async function* readInputs(args: readonly string[], stdin: Readable): AsyncGenerator<InputLine> {
   for await (const batch of readInputBatches(args, stdin)) yield* batch;
+}
+
+/**
+ * `batches` without their first `n` lines: a resumed run (`--resume`) reads and drops the inputs
+ * its output file already answers, splitting them exactly as the first run did.
+ *
+ * @example
+ * ```ts
+ * for await (const batch of skipLines(readInputBatches([], process.stdin), kept)) run(batch);
+ * ```
+ */
+export async function* skipLines(
+  batches: AsyncIterable<InputLine[]>,
+  n: number,
+): AsyncGenerator<InputLine[]> {
+  let left = n;
+  for await (const batch of batches) {
+    if (left === 0) yield batch;
+    else if (batch.length <= left) left -= batch.length;
+    else {
+      yield batch.slice(left);
+      left = 0;
+    }
+  }
+}
+
+/**
+ * {@link skipLines} for {@link readInputBlocks}: whole runs of raw lines are dropped undecoded;
+ * the run that holds the first kept line is decoded and cut there.
+ *
+ * @example
+ * ```ts
+ * for await (const batch of skipBlocks(readInputBlocks([], process.stdin), kept)) send(batch);
+ * ```
+ */
+export async function* skipBlocks(batches: AsyncIterable<BlockBatch>, n: number): AsyncGenerator<BlockBatch> {
+  let left = n;
+  for await (const batch of batches) {
+    if (left === 0) {
+      yield batch;
+      continue;
+    }
+    if (batch.lines <= left) {
+      left -= batch.lines;
+      continue;
+    }
+    const blocks: LineBlock[] = [];
+    for (const block of batch.blocks) {
+      const count = isRawLines(block) ? block.count : 1;
+      if (left === 0) blocks.push(block);
+      else if (count <= left) left -= count;
+      else {
+        const lines: InputLine[] = [];
+        decodeLines(block as RawLines, lines);
+        blocks.push(...lines.slice(left));
+        left = 0;
+      }
+    }
+    yield { blocks, lines: countLines(blocks) };
+  }
 }
