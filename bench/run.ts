@@ -5,6 +5,7 @@
 import { classifyCases } from "./classify.js";
 import { benchCli } from "./cli.js";
 import { generateCorpus } from "./corpus.js";
+import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
 import { report } from "./report.js";
@@ -50,6 +51,20 @@ function normalizeGroup(): void {
   );
 }
 
+async function headScanGroup(): Promise<void> {
+  const headRounds = Number(process.env.BENCH_HEAD_ROUNDS ?? 7);
+  const figures = await benchHeadScan(headRounds);
+  console.log(
+    `\n## head-scan (1 MiB per shape in 16 KiB chunks, CPU ms, median of ${headRounds} interleaved rounds)`,
+  );
+  console.log("shape | CPU ms | × benign | stopped by | bytes read");
+  for (const f of figures) {
+    console.log(
+      `${f.name} | ${f.cpuMs.toFixed(2)} | ${f.ratio.toFixed(2)} | ${f.stoppedBy} | ${f.bytesRead}`,
+    );
+  }
+}
+
 function classifyGroup(): void {
   report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
 }
@@ -74,6 +89,7 @@ const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
+  ["head-scan", headScanGroup],
   ["cli", cliGroup],
 ];
 

@@ -1,8 +1,11 @@
 // Runs every compiled test file under build/tests with node's own test runner. The TAP reporter is
 // forced so that its closing `# pass N` / `# fail N` lines reach CI output whatever the terminal is.
-import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+// Services the selected tests need (a redis-server) are started here, handed over through the
+// environment, and stopped at the end whatever the tests did.
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { ensureRedisServer, startRedisServer } from "./test-services.mjs";
 
 function findTests(dir) {
   const out = [];
@@ -22,5 +25,31 @@ if (files.length === 0) {
   console.error("no test files found under build/tests");
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--test", "--test-reporter=tap", ...files], { stdio: "inherit" });
-process.exit(result.status ?? 1);
+
+// A test file that needs the shared server says so by calling testRedisUrl() (tests/helpers).
+const needsRedis = files.some((f) => /\btestRedisUrl\b/.test(readFileSync(f, "utf8")));
+let redis;
+let missing = false;
+const env = { ...process.env };
+if (needsRedis) {
+  const binary = ensureRedisServer();
+  if (binary.error !== undefined) {
+    // The tests that need it fail (testRedisUrl throws with this message); they are never skipped.
+    missing = true;
+    console.error(`\n*** ${binary.error}\n*** the tests that need Redis will FAIL\n`);
+    env.CANONURL_TEST_REDIS_MISSING = binary.error;
+  } else {
+    redis = await startRedisServer({ path: binary.path });
+    env.CANONURL_TEST_REDIS = redis.url;
+    env.CANONURL_REDIS_SERVER = binary.path;
+  }
+}
+
+const child = spawn(process.execPath, ["--test", "--test-reporter=tap", ...files], { stdio: "inherit", env });
+const forward = (signal) => child.kill(signal);
+process.on("SIGINT", forward);
+process.on("SIGTERM", forward);
+const status = await new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+await redis?.stop();
+if (missing) console.error(`\n*** redis-server missing: ${env.CANONURL_TEST_REDIS_MISSING}`);
+process.exit(status === 0 && missing ? 1 : status);

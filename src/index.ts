@@ -1,20 +1,27 @@
-// Public entry: re-exports only, no logic.
-export type { Cache } from "./cache/cache.js";
-export type { UrlForm, UrlFormClass } from "./classify/index.js";
-export { classify, isAsciiHost } from "./classify/index.js";
-export * from "./errors/index.js";
-export { defaultTrackingParams } from "./pipeline/default-tracking-params.js";
-export type { Explanation, ExplanationStep } from "./pipeline/explanation.js";
-export { explain, normalize } from "./pipeline/normalize.js";
-export type { NormalizeOptions } from "./pipeline/normalize-options.js";
-export { type Client, createClient } from "./resolve/client.js";
+// The Node entry, `canonurl`: re-exports only, no logic. Everything pure comes from ./core.js, so
+// the two entries cannot drift apart; this file adds what needs Node.
+//
+// Cold start: importing this module loads neither undici, htmlparser2 nor tldts (the resolver's
+// engine) nor yaml (loadRules). The resolver exports are shims that validate options synchronously
+// and import the engine on first use; loadRules loads yaml on its first call.
+// tests/package/lazy-load.test.ts pins what an import loads.
+export type { Cache, CacheEntry } from "./cache/cache.js";
+export { memoryCache } from "./cache/memory-cache.js";
+export { redisCache } from "./cache/redis-cache.js";
+export { sqliteCache } from "./cache/sqlite-cache.js";
+export * from "./core.js";
+export { loadRules } from "./node/load-rules.js";
+export type { Client } from "./resolve/client.js";
+export { createClient, createPinnedTransport } from "./resolve/lazy-client.js";
 export { canonicalize, resolve } from "./resolve/one-shot.js";
-export { createPinnedTransport, type PinnedTransport } from "./resolve/pinned-transport.js";
+export type { PinnedTransport, PinnedTransportOptions } from "./resolve/pinned-transport.js";
 export type { Transport, TransportRequest, TransportResponse } from "./resolve/transport.js";
 export type { ClientOptions, Hop, Outcome, Resolution, Trace } from "./resolve/types.js";
-export type { DeclarativeRule, FragmentKeep, PathPattern, UnwrapForm } from "./rules/declarative-rule.js";
-export { createDefaultRules, type DefaultRulesOptions, defaultRules } from "./rules/default-rules.js";
-export type { DomainRule } from "./rules/domain-rule.js";
-export { loadRules } from "./rules/load-rules.js";
-export { createRuleMatcher } from "./rules/rule-matcher.js";
-export { shorteners } from "./rules/shorteners.js";
+export {
+  type ClearUrlsOptions,
+  type ClearUrlsOutcome,
+  type ClearUrlsPack,
+  clearUrlsRules,
+  clearUrlsSnapshotPath,
+  compileClearUrls,
+} from "./rules-node/clear-urls-rules.js";

@@ -13,7 +13,8 @@ import type { UrlForm } from "./url-form.js";
  * tab/CR/LF removed), backslashes read as slashes where a browser reads them so, then Go
  * `net/url`'s acceptance with the browser's readings layered on (slash-count recovery after
  * http/https/ws/wss/ftp, the address bar's schemeless and protocol-relative forms). Pure and total:
- * never throws, every input lands in exactly one class.
+ * never throws, every input lands in exactly one class. A value that is not a string (undefined,
+ * a number, an object) is `"malformed"` with every fact empty; none of it is read.
  *
  * @example
  * ```ts
@@ -22,6 +23,10 @@ import type { UrlForm } from "./url-form.js";
  * ```
  */
 export function classify(raw: string): UrlForm {
+  // Total for any value, not only the strings the type admits: a JavaScript caller or a parsed
+  // JSON field can hand over undefined, a number or an object, and a classifier of untrusted input
+  // must not throw on it. Nothing of a non-string is read (a toString() could throw or lie).
+  if (typeof raw !== "string") return notAString();
   // WHATWG URL §4.4 basic URL parser, input preprocessing (see preprocess.ts): edges, then tab/newline.
   const edged = trimEdges(raw);
   const flags = scanInput(edged);
@@ -83,6 +88,21 @@ export function classify(raw: string): UrlForm {
   form.host = asciiLower(hostnameOf(reparsed.host));
   form.hasUserInfo = reparsed.hasUserInfo;
   return form;
+}
+
+// A value that is not a string carries no URL: "malformed", with every fact empty.
+function notAString(): UrlForm {
+  return {
+    class: "malformed",
+    trimmed: "",
+    host: "",
+    scheme: "",
+    port: "",
+    hasBackslash: false,
+    hasTabOrNewline: false,
+    hasUserInfo: false,
+    hostUnrecoverable: false,
+  };
 }
 
 // WHATWG URL §4.4 special authority ignore slashes state: after a special scheme's ":" the parser

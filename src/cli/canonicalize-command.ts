@@ -92,7 +92,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
     if (network !== undefined) {
       const flags = { json, concurrency: network.concurrency };
       const inputs = lines(skipLines(readInputBatches(positionals, io.stdin), base));
-      return await runNetworkMode(inputs, { ...options, ...network.options }, flags, out, run);
+      return await runNetworkMode(inputs, { ...options, ...network.options }, flags, out, process, run);
     }
     const failed =
       workers === 1

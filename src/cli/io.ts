@@ -7,8 +7,11 @@ export interface CliIo {
   stderr: Writable;
 }
 
-/** Exit status: 0 every input succeeded, 1 some failed (each reported), 2 usage error. */
-export type ExitCode = 0 | 1 | 2;
+/**
+ * Exit status: 0 every input succeeded, 1 some failed (each reported), 2 usage error; 130 and 143
+ * stopped by SIGINT and SIGTERM (128 + the signal number, as a shell reports a killed process).
+ */
+export type ExitCode = 0 | 1 | 2 | 130 | 143;
 
 /** A usage problem: printed with a hint at `--help`, exit status 2. */
 export class UsageError extends Error {

@@ -44,6 +44,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
     const [first, ...rest] = argv;
     if (first === "classify") return await runClassify(rest, io);
     if (first === "explain") return await runExplain(rest, io);
+    // Loaded only for `serve`: Hono and the playground are no part of an offline run's start-up.
+    if (first === "serve") return await (await import("./serve-command.js")).runServe(rest, io);
     return await runCanonicalize(argv, io);
   } catch (error) {
     if (isRuleError(error)) {

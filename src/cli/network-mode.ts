@@ -1,3 +1,4 @@
+import { isAbortError } from "../errors/guards.js";
 import type { Client } from "../resolve/client.js";
 import type { ClientOptions, Outcome } from "../resolve/types.js";
 import { isBlankLine } from "./blank-line.js";
@@ -103,12 +104,36 @@ function formatLine(
   return { stdout: "\n", stderr: failureLine(index, input, outcome.error), failed: true };
 }
 
+/** The signals that stop a run, and the exit status each gives (128 + its number). */
+const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const;
+type StopSignal = keyof typeof STOP_SIGNALS;
+
+/**
+ * Where a run hears SIGINT and SIGTERM: the process by default; a test passes an EventEmitter.
+ *
+ * @example
+ * ```ts
+ * const signals: SignalSource = new EventEmitter();
+ * signals.emit("SIGTERM");
+ * ```
+ */
+export interface SignalSource {
+  once(event: StopSignal, listener: () => void): unknown;
+  removeListener(event: StopSignal, listener: () => void): unknown;
+}
+
 /**
  * Network mode of `canonurl`: resolves every input with `flags.concurrency` in flight and prints
  * one line per input in input order (a reorder window of `concurrency` results, so memory stays
  * bounded however long stdin is). A failed input prints an empty line on stdout and
  * `index<TAB>input<TAB>code: message` on stderr; with `json`, one NDJSON object per input.
  * Returns 0 when every input succeeded, 1 otherwise.
+ *
+ * On SIGINT or SIGTERM it stops taking input, aborts the resolutions in flight, writes every
+ * result it can in input order (the contiguous prefix of finished inputs; a finished result behind
+ * an unfinished one is dropped, so the output is always exactly the first N inputs), says
+ * `canonurl: stopped by SIGTERM at input N; N inputs written` on stderr and returns 130 (SIGINT)
+ * or 143 (SIGTERM). A second signal gets the default action (the process ends at once).
  *
  * @example
  * ```ts
@@ -121,6 +146,7 @@ export async function runNetworkMode(
   options: ClientOptions,
   flags: { json: boolean; concurrency: number },
   io: CliIo,
+  signals: SignalSource = process,
   run: { base: number; progress: ProgressSink } = { base: 0, progress: NO_PROGRESS },
 ): Promise<ExitCode> {
   // Loaded here, not at the top: an offline run imports this file for its flags only, and the
@@ -140,6 +166,22 @@ export async function runNetworkMode(
   let pulled = 0;
   let failed = false;
   let wakeGate: (() => void) | null = null;
+  const stop = new AbortController();
+  let stoppedBy: StopSignal | null = null;
+  const listeners = (Object.keys(STOP_SIGNALS) as StopSignal[]).map((name) => {
+    const listener = (): void => {
+      if (stoppedBy !== null) return;
+      stoppedBy = name;
+      stop.abort(new Error(`stopped by ${name}`));
+      // Stop taking input: a pending read of stdin would otherwise keep the process alive.
+      io.stdin.destroy();
+      const wake = wakeGate as (() => void) | null;
+      wakeGate = null;
+      wake?.();
+    };
+    signals.once(name, listener);
+    return { name, listener };
+  });
   const overlong = new Map<number, OverlongLine>();
 
   // Holds back the next input while `window` earlier ones are unwritten: a slow first URL stalls
@@ -150,7 +192,9 @@ export async function runNetworkMode(
     try {
       for (;;) {
         // Wait before pulling, so the held-back input is not even read from stdin yet.
-        while (pulled - nextToWrite >= window) await new Promise<void>((resolve) => (wakeGate = resolve));
+        while (pulled - nextToWrite >= window && !stop.signal.aborted)
+          await new Promise<void>((resolve) => (wakeGate = resolve));
+        if (stop.signal.aborted) return;
         const step = await source.next();
         if (step.done === true) {
           done = true;
@@ -166,10 +210,24 @@ export async function runNetworkMode(
     }
   }
 
+  // After a stop, the first input without a finished result ends the output: an aborted one is
+  // not a result (a resumed run must do it again), and nothing behind it can be written in order.
+  let halted = false;
   try {
-    for await (const outcome of client.resolveMany(gated(), { concurrency: flags.concurrency })) {
+    for await (const outcome of client.resolveMany(gated(), {
+      concurrency: flags.concurrency,
+      signal: stop.signal,
+    })) {
       waiting.set(outcome.index, outcome);
-      for (let ready = waiting.get(nextToWrite); ready !== undefined; ready = waiting.get(nextToWrite)) {
+      for (
+        let ready = waiting.get(nextToWrite);
+        ready !== undefined && !halted;
+        ready = waiting.get(nextToWrite)
+      ) {
+        if (stoppedBy !== null && !ready.ok && isAbortError(ready.error)) {
+          halted = true;
+          break;
+        }
         waiting.delete(nextToWrite);
         nextToWrite++;
         const line = formatLine(ready, run.base, flags.json, overlong.get(ready.index));
@@ -183,8 +241,20 @@ export async function runNetworkMode(
       wakeGate = null;
       wake?.();
     }
+  } catch (error) {
+    // The batch ends with AbortError once it has reported every input it took: expected here.
+    if (stoppedBy === null || !isAbortError(error)) throw error;
   } finally {
+    for (const { name, listener } of listeners) signals.removeListener(name, listener);
     await client.close();
+  }
+  const signal = stoppedBy as StopSignal | null;
+  if (signal !== null) {
+    await writeOut(
+      io.stderr,
+      `canonurl: stopped by ${signal} at input ${run.base + nextToWrite}; ${nextToWrite} inputs written\n`,
+    );
+    return STOP_SIGNALS[signal];
   }
   return failed ? 1 : 0;
 }

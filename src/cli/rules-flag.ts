@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
+import { loadRules } from "../node/load-rules.js";
 import type { DomainRule } from "../rules/domain-rule.js";
-import { createDefaultRules, loadRules } from "../rules/index.js";
+import { createDefaultRules } from "../rules/index.js";
 import { UsageError } from "./io.js";
 
 /** The text of a `--rules FILE` and its format, read once so worker threads can compile it too. */

@@ -4,6 +4,7 @@ export const USAGE = `Usage:
   canonurl classify [--json] [STRING...]
                                   what an untrusted string structurally carries, as a browser reads it
   canonurl explain [options] URL  the normalization pipeline, step by step
+  canonurl serve [--host H] [--port P] [--allow-resolve] [--token T] [limit and network flags]  HTTP service + playground (docs/serve.md)
 
 Options:
   --offline                 no network: normalize and apply domain rules only

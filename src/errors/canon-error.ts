@@ -13,6 +13,7 @@ export type CanonErrorCode =
   | "too-many-hops"
   | "invalid-location"
   | "timeout"
+  | "aborted"
   | "response-too-large"
   | "connection-failed"
   | "tls"

@@ -1,3 +1,4 @@
+import type { AbortError } from "./abort-error.js";
 import type { CanonError, CanonErrorCode } from "./canon-error.js";
 import type { FetchError } from "./fetch-error.js";
 import type { RedirectError } from "./redirect-error.js";
@@ -20,6 +21,7 @@ const CODE_CLASS: Readonly<Record<CanonErrorCode, string>> = {
   "too-many-hops": "RedirectError",
   "invalid-location": "RedirectError",
   timeout: "TimeoutError",
+  aborted: "AbortError",
   "response-too-large": "ResponseTooLargeError",
   "connection-failed": "FetchError",
   tls: "FetchError",
@@ -94,6 +96,16 @@ export const isRedirectError: (value: unknown) => value is RedirectError =
  */
 export const isTimeoutError: (value: unknown) => value is TimeoutError =
   guardFor<TimeoutError>("TimeoutError");
+
+/**
+ * True for an {@link AbortError} (`aborted`): the caller's own signal stopped the operation.
+ *
+ * @example
+ * ```ts
+ * isAbortError(new AbortError("aborted", "stopped")); // true
+ * ```
+ */
+export const isAbortError: (value: unknown) => value is AbortError = guardFor<AbortError>("AbortError");
 
 /**
  * True for a {@link ResponseTooLargeError}.

@@ -1,6 +1,8 @@
+export { AbortError, type AbortErrorCode } from "./abort-error.js";
 export { CanonError, type CanonErrorCode, type CanonErrorOptions } from "./canon-error.js";
 export { FetchError, type FetchErrorCode } from "./fetch-error.js";
 export {
+  isAbortError,
   isCanonError,
   isFetchError,
   isRedirectError,

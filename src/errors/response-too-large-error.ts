@@ -4,7 +4,8 @@ import { CanonError, type CanonErrorOptions } from "./canon-error.js";
 export type ResponseTooLargeErrorCode = "response-too-large";
 
 /**
- * A response body (the HTML head we read) did not end within `maxBodyBytes`.
+ * A response was too large to read: the HTML head did not end within `maxBodyBytes`, or the
+ * response's header section exceeded the HTTP client's limit (16 KiB).
  *
  * @example
  * ```ts

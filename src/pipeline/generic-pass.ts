@@ -1,3 +1,4 @@
+import { removeDotSegments } from "../url/dot-segments.js";
 import { stripTrailingDot } from "../url/host.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
@@ -36,9 +37,10 @@ const NO_PARAMS: readonly QueryParam[] = [];
 /**
  * The generic normalization pass over a WHATWG-parsed http(s) URL. The WHATWG parser has already
  * lowercased scheme and host, mapped IDNs to punycode (UTS #46), dropped default ports, resolved
- * dot segments and given an empty path its `/`; this pass adds what RFC 3986 §6.2.2 asks beyond
- * that (percent-encoding case and decoding of unreserved escapes, encoding of raw characters the
- * component does not allow) and, per the options, the identity steps: trailing host dot and empty
+ * most dot segments and given an empty path its `/`; this pass adds what RFC 3986 §6.2.2 asks
+ * beyond that (percent-encoding case and decoding of unreserved escapes, encoding of raw
+ * characters the component does not allow), the dot segments the parser left (see
+ * {@link normalizePath}) and, per the options, the identity steps: trailing host dot and empty
  * `?` removed, tracking parameters stripped, parameters sorted, trailing slash policy.
  *
  * The fragment is never part of `href`; it is returned apart so a domain rule may keep it.
@@ -57,7 +59,7 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
   const rawPassword = url.password;
   const username = rawUser === "" ? "" : normalizePercentEncoding(rawUser, "userinfo");
   const password = rawPassword === "" ? "" : normalizePercentEncoding(rawPassword, "userinfo");
-  const pathname = applyTrailingSlash(normalizePercentEncoding(url.pathname, "path"), options.trailingSlash);
+  const pathname = applyTrailingSlash(normalizePath(url.pathname), options.trailingSlash);
 
   let stripped = NO_NAMES;
   let inputParams = NO_PARAMS;
@@ -105,6 +107,20 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
     stripped,
     inputParams,
   };
+}
+
+/**
+ * A path as the canonical form spells it: percent-encoding normalized (RFC 3986 §6.2.2.1–2), then
+ * dot segments removed (§5.2.4), in that order so that a `%2E` the first step decodes cannot
+ * leave a dot segment behind for the next parse to resolve.
+ *
+ * @example
+ * ```ts
+ * normalizePath("/a/.x/%2E%2E/b"); // "/a/b"
+ * ```
+ */
+export function normalizePath(pathname: string): string {
+  return removeDotSegments(normalizePercentEncoding(pathname, "path"));
 }
 
 /**

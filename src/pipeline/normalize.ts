@@ -1,19 +1,28 @@
+import { UrlError } from "../errors/url-error.js";
 import { applyParts, type DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
 import type { DomainRule } from "../rules/domain-rule.js";
+import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { checkHttpUrl, parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
 import type { UrlParts } from "../url/url-parts.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
-import { type GenericResult, genericPass, removeMatching } from "./generic-pass.js";
+import { type GenericResult, genericPass, normalizePath, removeMatching } from "./generic-pass.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
 import { ruleLookup } from "./rule-lookup.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
 // An unwrapped link (google.com/url?q=…) goes through the whole pipeline again; a wrapper inside a
-// wrapper is real (AMP inside a Google redirect), a chain longer than this is an attack.
+// wrapper is real (AMP inside a Google redirect), a chain longer than this is an attack. A chain
+// past the limit fails as invalid-url rather than stopping halfway: a half-peeled link is not a
+// fixed point (its next normalize would peel further), a refusal is.
 const MAX_UNWRAP_DEPTH = 4;
+
+// A rule's keepFragment is a regular expression; the fragments it is tested on are bounded, so a
+// pattern that backtracks polynomially stays cheap (validateRules refuses the exponential shapes).
+// A longer fragment is never kept: GitHub's #L10-L20 and every kept form we know are far shorter.
+const MAX_KEPT_FRAGMENT_LENGTH = 256;
 
 /**
  * Turns `url` into its canonical form, offline. With the default `identity` preset: the generic
@@ -22,6 +31,10 @@ const MAX_UNWRAP_DEPTH = 4;
  * `normalize(normalize(x)) === normalize(x)`.
  *
  * Throws `UrlError` (`invalid-url`, `unsupported-scheme`) and, for bad options, `TypeError`.
+ * `invalid-url` also means: the input, a rule's rewrite or unwrapped target, or the canonical
+ * URL is longer than `MAX_URL_LENGTH` (65,536 characters), or wrapper links (google.com/url?q=…)
+ * are nested deeper than the pipeline peels (5 of one kind inside each other, 5 hand-overs
+ * between kinds). Every bound fails the same way each time, so the result stays a fixed point.
  *
  * @example
  * ```ts
@@ -125,6 +138,8 @@ function run(
   steps: ExplanationStep[] | undefined,
 ): RunResult {
   if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
+  // Refused before any work: trimming, the parse and every pass below are linear in it.
+  checkUrlLength(input, "the input", input);
   const { url } = parseInput(input, options.defaultScheme);
   return runParsed(url, options, steps, 0);
 }
@@ -138,8 +153,11 @@ function runParsed(
   steps?.push({ stage: "parse", url: url.href });
   const generic = genericPass(url, options);
   steps?.push({ stage: "generic", url: generic.href });
+  // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
+  checkUrlLength(generic.href, "the normalized URL", generic.href);
   const withFragment =
     options.stripFragment || generic.fragment === null ? generic.href : `${generic.href}#${generic.fragment}`;
+  if (withFragment.length > MAX_URL_LENGTH) checkUrlLength(withFragment, "the normalized URL", withFragment);
 
   const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
   // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
@@ -169,11 +187,13 @@ function runParsed(
   }
   if (output === undefined) return unchangedResult(generic, withFragment, steps);
   steps?.push({ stage: "rule", url: output.href, rule: rule.name });
+  checkUrlLength(output.href, `the output of rule "${rule.name}"`, generic.href);
 
   // The rule no longer claims its own output: the link was unwrapped to a new target, which is a
   // link of its own and takes the whole pipeline from the start.
   const claimed = declared !== undefined ? declared.match(output) : rule.match(output as URL);
-  if (!claimed && depth < MAX_UNWRAP_DEPTH) {
+  if (!claimed) {
+    if (depth >= MAX_UNWRAP_DEPTH) throw tooDeep(generic.href, rule.name);
     const inner = runParsed(output instanceof URL ? output : new URL(output.href), options, steps, depth + 1);
     return {
       canonical: inner.canonical,
@@ -181,8 +201,12 @@ function runParsed(
       stripped: inner.stripped,
     };
   }
+  // An unwrap rule that still claims its output found a wrapper nested deeper than it peels: the
+  // next normalize would peel again, so no answer here would be a fixed point.
+  if (rule.declaration?.unwrap !== undefined) throw tooDeep(generic.href, rule.name);
 
   const final = finalPass(output, rule, options, generic.inputParams);
+  checkUrlLength(final.href, "the canonical URL", generic.href);
   steps?.push({ stage: "final", url: final.href });
   const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
   return { canonical: final.href, ruleApplied: rule.name, stripped };
@@ -198,15 +222,23 @@ function unchangedResult(
   return { canonical: withFragment, ruleApplied: null, stripped: unique(generic.stripped) };
 }
 
+function tooDeep(href: string, rule: string): UrlError {
+  return new UrlError(
+    "invalid-url",
+    `invalid URL: wrapper links nested deeper than canonurl unwraps (rule "${rule}"): ${JSON.stringify(href.slice(0, 200))}`,
+    { url: href },
+  );
+}
+
+// A Set, not includes(): 10,000 distinct stripped names made the old scan quadratic.
 function unique(names: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const name of names) if (!out.includes(name)) out.push(name);
-  return out;
+  if (names.length < 2) return names.length === 0 ? [] : [names[0] as string];
+  return [...new Set(names)];
 }
 
 function keepsFragment(rule: DomainRule, fragment: string): boolean {
   const keep = (rule as { keepFragment?: RegExp }).keepFragment;
-  return keep?.test(fragment) === true;
+  return keep !== undefined && fragment.length <= MAX_KEPT_FRAGMENT_LENGTH && keep.test(fragment);
 }
 
 // A declarative rule returns its rewrite as parts already in serialized form (no parse needed;
@@ -216,7 +248,9 @@ function applyDeclared(rule: DeclaredRule, parts: UrlParts): URL | RewrittenPart
   let out: ReturnType<DeclaredRule[typeof applyParts]>;
   try {
     out = rule[applyParts](parts);
-  } catch {
+  } catch (error) {
+    // The length bound is not a rule's failure to be skipped: it fails the URL (see normalize).
+    if (error instanceof UrlError) throw error;
     return undefined;
   }
   if (out === parts) return undefined;
@@ -275,7 +309,7 @@ function finalPass(
     url.username === "" && url.password === ""
       ? ""
       : `${url.username}${url.password === "" ? "" : `:${url.password}`}@`;
-  let href = `${url.protocol}//${user}${url.host}${normalized ? url.pathname : normalizePercentEncoding(url.pathname, "path")}`;
+  let href = `${url.protocol}//${user}${url.host}${normalized ? url.pathname : normalizePath(url.pathname)}`;
   const search = url.search;
   const keep = options.keepParams;
   if (search.length <= 1 && keep.length === 0) {
@@ -290,7 +324,11 @@ function finalPass(
   const names = new Set(params.map((p) => p.name));
   // keepParams outranks a rule's allowlist: what the caller keeps comes back after the rule.
   if (keep.length > 0) {
-    const restored = inputParams.filter((p) => keep.includes(p.name) && !names.has(p.name));
+    // A Set once the list is long: keepParams × input pairs was the one product left here.
+    const kept = keep.length > 8 ? new Set(keep) : undefined;
+    const restored = inputParams.filter(
+      (p) => (kept !== undefined ? kept.has(p.name) : keep.includes(p.name)) && !names.has(p.name),
+    );
     if (restored.length > 0) params = [...params, ...restored];
     for (const p of restored) names.add(p.name);
   }
@@ -322,11 +360,12 @@ function withHash(
     : href;
 }
 
+// Linear: a Set for what is already out (includes() here was quadratic in the stripped names).
 function orderByInput(inputParams: readonly QueryParam[], removed: readonly string[]): string[] {
   if (removed.length === 0) return [];
   const set = new Set(removed);
-  const out: string[] = [];
-  for (const { name } of inputParams) if (set.has(name) && !out.includes(name)) out.push(name);
-  for (const name of removed) if (!out.includes(name)) out.push(name);
-  return out;
+  const out = new Set<string>();
+  for (const { name } of inputParams) if (set.has(name)) out.add(name);
+  for (const name of removed) out.add(name);
+  return [...out];
 }

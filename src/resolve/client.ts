@@ -1,5 +1,6 @@
 import { FetchError } from "../errors/fetch-error.js";
 import { type ResolvedClientOptions, resolveClientOptions } from "./client-options.js";
+import { DEFAULT_CONCURRENCY } from "./concurrency-option.js";
 import { defaultResolver } from "./default-resolver.js";
 import type { ResolvedNetPolicy } from "./destination.js";
 import { createPinnedTransport } from "./pinned-transport.js";
@@ -39,8 +40,6 @@ function netPolicyOf(options: ResolvedClientOptions): ResolvedNetPolicy {
   };
 }
 
-const DEFAULT_CONCURRENCY = 8;
-
 /**
  * Creates a {@link Client}. Every option is validated here (an unknown key or a bad value throws a
  * `TypeError` naming it) and frozen, so one client can be shared by a whole program.
@@ -52,7 +51,19 @@ const DEFAULT_CONCURRENCY = 8;
  * ```
  */
 export function createClient(options?: ClientOptions): Client {
-  const resolved = resolveClientOptions(options);
+  return createResolvedClient(resolveClientOptions(options));
+}
+
+/**
+ * The engine half of {@link createClient}, over options `resolveClientOptions` already validated:
+ * the lazy shell (lazy-client.ts) validates at construction and calls this on first use.
+ *
+ * @example
+ * ```ts
+ * const client = createResolvedClient(resolveClientOptions({ maxHops: 5 }));
+ * ```
+ */
+export function createResolvedClient(resolved: ResolvedClientOptions): Client {
   // An injected transport belongs to the caller, who closes it; ours is closed by close().
   const owned: Transport | null =
     resolved.transport === null ? createPinnedTransport({ ca: [...resolved.ca] }) : null;
@@ -79,13 +90,12 @@ export function createClient(options?: ClientOptions): Client {
       urls: Iterable<string> | AsyncIterable<string>,
       init?: { concurrency?: number; signal?: AbortSignal },
     ) {
-      const concurrency = init?.concurrency ?? DEFAULT_CONCURRENCY;
-      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 10_000) {
-        throw new TypeError(
-          `canonurl: option "concurrency" must be an integer from 1 to 10000, got ${concurrency}`,
-        );
-      }
-      return resolveMany(urls, resolveOne, { concurrency, signal: init?.signal }, toCanonError);
+      // resolveMany checks every argument (TypeError at the call) and every element (an Outcome).
+      return resolveMany(
+        urls,
+        { resolveOne, toError: toCanonError },
+        { concurrency: init?.concurrency, signal: init?.signal, defaultConcurrency: DEFAULT_CONCURRENCY },
+      );
     },
     close() {
       closed ??= owned?.close?.() ?? Promise.resolve();

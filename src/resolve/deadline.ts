@@ -1,12 +1,17 @@
+import type { AbortError } from "../errors/abort-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { followAbort, ownFanout } from "./abort-fanout.js";
+import { callerStopError } from "./caller-stop-error.js";
 
 /** One operation's deadline: the caller's signal combined with the total timeout. */
 export interface Deadline {
   /** Aborts when the caller aborts or the total timeout passes; every await takes it. */
   readonly signal: AbortSignal;
-  /** The `TimeoutError` for `url` that this deadline's abort stands for. */
-  toError(url: string): TimeoutError;
+  /**
+   * The error for `url` that this deadline's abort stands for: `TimeoutError` (`timeout`) when the
+   * total timeout passed, `AbortError` (`aborted`) when the caller's signal fired first.
+   */
+  toError(url: string): TimeoutError | AbortError;
   /**
    * Settles with `promise`, or rejects with the abort reason as soon as the deadline aborts; the
    * same as {@link raceSignal} on `signal`, without an abort listener per await.
@@ -18,8 +23,8 @@ export interface Deadline {
 
 /**
  * Starts the one deadline of an operation (architecture rule 8): the caller's signal combined with
- * a total timeout. Both kinds of abort become a `TimeoutError` (`timeout`); the caller's reason is
- * kept as `cause`.
+ * a total timeout. The timeout becomes a `TimeoutError` (`timeout`), the caller's abort an
+ * `AbortError` (`aborted`) with the caller's reason as `cause`, so the two stay distinguishable.
  *
  * @example
  * ```ts
@@ -46,6 +51,9 @@ export function createDeadline(totalTimeoutMs: number, signal?: AbortSignal): De
   // A plain timer, not AbortSignal.timeout(): it can be cleared when the operation ends, so a
   // batch of thousands does not leave thousands of 30-second timers behind.
   const timer = setTimeout(() => {
+    // The first abort decides what the operation ended by: a caller's abort stays "aborted" even
+    // if the timer fires before the operation has unwound.
+    if (controller.signal.aborted) return;
     timedOut = true;
     abort(new DOMException(`total timeout of ${totalTimeoutMs} ms`, "TimeoutError"));
   }, totalTimeoutMs);
@@ -79,7 +87,7 @@ export function createDeadline(totalTimeoutMs: number, signal?: AbortSignal): De
           },
         );
       }
-      return new TimeoutError("timeout", `aborted by the caller: ${url}`, { url, cause: signal.reason });
+      return callerStopError(url, signal.reason);
     },
     dispose() {
       clearTimeout(timer);

@@ -1,11 +1,11 @@
 import { CanonError } from "../errors/canon-error.js";
 import { FetchError } from "../errors/fetch-error.js";
 import { SecurityError } from "../errors/security-error.js";
-import { TimeoutError } from "../errors/timeout-error.js";
 import { UrlError } from "../errors/url-error.js";
 import { type AddressVerdict, createAddressPolicy } from "./address-policy.js";
 import { type Deadline, raceSignal } from "./deadline.js";
 import { parseIp } from "./ip-address.js";
+import { abortReasonError } from "./to-canon-error.js";
 
 /**
  * The resolved (all fields required) network policy one hop is checked against.
@@ -59,9 +59,7 @@ function isLocalhostName(hostname: string): boolean {
 }
 
 function abortError(signal: AbortSignal, href: string, phase: string): CanonError {
-  const reason: unknown = signal.reason;
-  if (reason instanceof CanonError) return reason;
-  return new TimeoutError("timeout", `timed out during ${phase}: ${href}`, { url: href, cause: reason });
+  return abortReasonError(signal.reason, href, phase);
 }
 
 function refuse(address: string, verdict: AddressVerdict, href: string): SecurityError {
@@ -86,7 +84,8 @@ function refuse(address: string, verdict: AddressVerdict, href: string): Securit
  * resolved as the same name without the dot.
  *
  * Errors: `SecurityError` as above; `UrlError` `unsupported-scheme` for a non-HTTP(S) URL;
- * `TimeoutError` `timeout` when the signal aborts (a `CanonError` abort reason is thrown as is);
+ * `TimeoutError` `timeout` when the signal times out, `AbortError` `aborted` when the caller aborts it
+ * (a `CanonError` abort reason is thrown as is);
  * `FetchError` `connection-failed` (with `cause`) when the resolver fails or answers nothing.
  *
  * @example

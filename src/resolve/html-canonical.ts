@@ -21,22 +21,66 @@ const HEAD_ELEMENTS: ReadonlySet<string> = new Set([
 
 const WHITESPACE = /[ \t\n\r\f]+/;
 
+/**
+ * The deepest nesting of open elements the head scan follows. A real head nests three or four
+ * deep (html > head > noscript or template > …); htmlparser2 keeps its open elements in an array
+ * it grows with `unshift`, so each open tag costs the current depth and a head of nested
+ * `<head>`, `<html>` or `<template>` tags costs the square of its length: 8.4 s of CPU for 1 MiB
+ * of `<head>` (measured, htmlparser2 12.0.0, before this bound). Past this depth the document is
+ * not a real page: the scan stops there and reports what the head held so far, so each open tag
+ * costs at most this many steps and the scan stays linear in the bytes read (bench/head-scan.ts).
+ */
+export const MAX_HEAD_DEPTH = 16;
+
+/** Why the head scan stopped reading. */
+export type HeadScanStop = "end-of-head" | "depth" | "end-of-input";
+
+/** What a head scan found and how much work it did (the work figures pin its bounds in tests). */
+export interface HeadScan {
+  /** The absolute URL of the first `<link rel=canonical>`, resolved against `<base href>`. */
+  canonical: string | null;
+  /** Bytes handed to the tokenizer. */
+  bytesRead: number;
+  /** Start and end tags the tokenizer reported while the scan was open. */
+  tags: number;
+  /** The deepest nesting of open elements seen; never above {@link MAX_HEAD_DEPTH} + 1. */
+  maxDepth: number;
+  stoppedBy: HeadScanStop;
+}
+
 /** What the head scan found: raw hrefs, resolved only once the whole head is known. */
 interface HeadFindings {
   canonicalHref: string | null;
   baseHref: string | null;
   done: boolean;
+  stoppedBy: HeadScanStop;
+  depth: number;
+  maxDepth: number;
+  tags: number;
 }
 
 function createHeadParser(findings: HeadFindings): Parser {
-  return new Parser(
+  // Stopping pauses the tokenizer at once: the rest of a large chunk (a body of nested elements
+  // after `<body>`) is never tokenized, so its cost is never paid.
+  const stop = (why: HeadScanStop): void => {
+    findings.done = true;
+    findings.stoppedBy = why;
+    parser.pause();
+  };
+  const parser: Parser = new Parser(
     {
+      onopentagname(name) {
+        if (findings.done) return;
+        findings.tags++;
+        if (!HEAD_ELEMENTS.has(name)) return stop("end-of-head");
+        // Mirrors the parser's stack: every name opened here is closed by an onclosetag (a void
+        // element at once), so depth is the stack's length.
+        findings.depth++;
+        if (findings.depth > findings.maxDepth) findings.maxDepth = findings.depth;
+        if (findings.depth > MAX_HEAD_DEPTH) stop("depth");
+      },
       onopentag(name, attributes) {
         if (findings.done) return;
-        if (!HEAD_ELEMENTS.has(name)) {
-          findings.done = true;
-          return;
-        }
         // HTML §4.2.3: only the first <base> with an href sets the document base URL.
         if (name === "base" && findings.baseHref === null && attributes.href !== undefined) {
           findings.baseHref = attributes.href;
@@ -47,11 +91,15 @@ function createHeadParser(findings: HeadFindings): Parser {
         }
       },
       onclosetag(name, isImplied) {
-        if (name === "head" && !isImplied) findings.done = true;
+        if (findings.done) return;
+        findings.depth--;
+        if (!isImplied) findings.tags++;
+        if (name === "head" && !isImplied) stop("end-of-head");
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
+  return parser;
 }
 
 function resolveFindings(findings: HeadFindings, documentUrl: URL): string | null {
@@ -68,8 +116,9 @@ function resolveFindings(findings: HeadFindings, documentUrl: URL): string | nul
  * Reads an HTML document's head from `chunks` (already decoded from any content-encoding) with a
  * streaming tokenizer and returns the absolute URL of its first `<link rel=canonical>`, resolved
  * against `<base href>` when there is one, else `null`. Reading stops at `</head>`, `<body>` or
- * the first element that cannot be in a head, so the body is never read. Throws
- * `ResponseTooLargeError` when the head does not end within `maxBytes`.
+ * the first element that cannot be in a head, so the body is never read, and at an element
+ * nested deeper than {@link MAX_HEAD_DEPTH} (no real page does that; what the head held so far
+ * stands). Throws `ResponseTooLargeError` when the head does not end within `maxBytes`.
  *
  * @example
  * ```ts
@@ -82,17 +131,50 @@ export async function findHtmlCanonical(
   documentUrl: URL,
   maxBytes: number,
 ): Promise<string | null> {
-  const findings: HeadFindings = { canonicalHref: null, baseHref: null, done: false };
+  return (await scanHtmlHead(chunks, documentUrl, maxBytes)).canonical;
+}
+
+/**
+ * {@link findHtmlCanonical} with the work it did: bytes read, tags seen, the deepest nesting and
+ * why it stopped. Tests pin the scan's bounds with these figures rather than with timings.
+ *
+ * @example
+ * ```ts
+ * const scan = await scanHtmlHead([new TextEncoder().encode("<head><head><head>")], new URL("https://x.test/"), 1024);
+ * scan.maxDepth; // 3
+ * ```
+ */
+export async function scanHtmlHead(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  documentUrl: URL,
+  maxBytes: number,
+): Promise<HeadScan> {
+  const findings: HeadFindings = {
+    canonicalHref: null,
+    baseHref: null,
+    done: false,
+    stoppedBy: "end-of-input",
+    depth: 0,
+    maxDepth: 0,
+    tags: 0,
+  };
   const parser = createHeadParser(findings);
   // Streaming decode: a multi-byte character split across two chunks is still read whole.
   const decoder = new TextDecoder("utf-8");
   let read = 0;
+  const result = (): HeadScan => ({
+    canonical: resolveFindings(findings, documentUrl),
+    bytesRead: read,
+    tags: findings.tags,
+    maxDepth: findings.maxDepth,
+    stoppedBy: findings.stoppedBy,
+  });
   for await (const chunk of chunks) {
     const room = maxBytes - read;
     const slice = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
     read += slice.byteLength;
     parser.write(decoder.decode(slice, { stream: true }));
-    if (findings.done) return resolveFindings(findings, documentUrl);
+    if (findings.done) return result();
     if (slice.byteLength < chunk.byteLength) {
       throw new ResponseTooLargeError(
         "response-too-large",
@@ -103,6 +185,6 @@ export async function findHtmlCanonical(
   }
   // A document that ends inside its head (or has no body) is read whole: what we saw is the head.
   parser.write(decoder.decode());
-  parser.end();
-  return resolveFindings(findings, documentUrl);
+  if (!findings.done) parser.end();
+  return result();
 }

@@ -1,4 +1,4 @@
-import { createClient } from "./client.js";
+import { createClient } from "./lazy-client.js";
 import type { ClientOptions, Resolution } from "./types.js";
 
 /**

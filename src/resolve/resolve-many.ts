@@ -1,5 +1,9 @@
-import type { CanonError } from "../errors/canon-error.js";
-import { TimeoutError } from "../errors/timeout-error.js";
+import { AbortError } from "../errors/abort-error.js";
+import { CanonError } from "../errors/canon-error.js";
+import { UrlError } from "../errors/url-error.js";
+import { followAbort } from "./abort-fanout.js";
+import { checkBatchArgument, checkConcurrency, checkSignalArgument, typeName } from "./call-arguments.js";
+import { callerStopError } from "./caller-stop-error.js";
 import { raceSignal } from "./deadline.js";
 import type { Outcome, Resolution } from "./types.js";
 
@@ -16,64 +20,170 @@ class Changed {
   }
 }
 
-function iteratorOf(
-  inputs: Iterable<string> | AsyncIterable<string>,
-): AsyncIterator<string> | Iterator<string> {
+type Inputs = Iterable<unknown> | AsyncIterable<unknown>;
+
+function iteratorOf(inputs: Inputs): AsyncIterator<unknown> | Iterator<unknown> {
   return Symbol.asyncIterator in inputs
-    ? (inputs as AsyncIterable<string>)[Symbol.asyncIterator]()
-    : (inputs as Iterable<string>)[Symbol.iterator]();
+    ? (inputs as AsyncIterable<unknown>)[Symbol.asyncIterator]()
+    : (inputs as Iterable<unknown>)[Symbol.iterator]();
+}
+
+/** What {@link resolveMany} runs each input with, and how it maps a failure. */
+export interface BatchWork {
+  resolveOne: (input: string, signal: AbortSignal) => Promise<Resolution>;
+  toError: (error: unknown, input: string) => CanonError;
+}
+
+// The failure of an element that is not a string: a value like any other failure (api.md: an
+// Outcome's error is a CanonError), `invalid-url` because it is no URL, with the TypeError that a
+// single `resolve()` would throw as its cause, and the index and type in the message.
+function notAString(value: unknown, index: number): Outcome {
+  const message = `canonurl: input ${index} must be a string, got ${typeName(value)}`;
+  return {
+    index,
+    input: "",
+    ok: false,
+    error: new UrlError("invalid-url", message, { cause: new TypeError(message) }),
+  };
+}
+
+// The mapping is total (toCanonError never throws), but a batch must end whatever it is handed,
+// so a mapping that throws still yields a CanonError rather than losing the outcome.
+function mapSafely(work: BatchWork, error: unknown, input: string): CanonError {
+  try {
+    return work.toError(error, input);
+  } catch (mappingFailure) {
+    if (error instanceof CanonError) return error;
+    return new CanonError(
+      "connection-failed",
+      `resolution failed and its error could not be read: ${input}`,
+      {
+        url: input,
+        cause: mappingFailure,
+      },
+    );
+  }
+}
+
+function callSafely(work: BatchWork, input: string, signal: AbortSignal): Promise<Resolution> {
+  try {
+    return Promise.resolve(work.resolveOne(input, signal));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
- * Resolves many URLs with at most `concurrency` in flight and yields one `Outcome` per input as
- * each completes (each carries its input `index`). Failures are values, never thrown. Inputs are
- * pulled lazily, and a slot frees only when its outcome has been taken, so memory stays bounded
- * whatever the input length. Aborting `signal` aborts the in-flight resolutions and makes the
- * iteration reject with a `TimeoutError`; stopping the iteration early aborts them too.
+ * Resolves many URLs with at most `concurrency` in flight and yields exactly one `Outcome` per
+ * input it takes, as each completes (each carries its input `index`). Failures are values, never
+ * thrown, and so is an element that is not a string (`invalid-url`, naming its index and type,
+ * with a `TypeError` cause; its `input` is `""`). Inputs are pulled lazily, and a slot frees only
+ * when its outcome has been taken, so memory stays bounded whatever the input length.
+ *
+ * How a batch ends, always after every input it took has been reported:
+ * - the inputs run out: the iteration ends;
+ * - the caller's `signal` aborts: no further input is taken, the inputs in flight are reported as
+ *   failed with `AbortError` (`aborted`), then the iteration rejects with an `AbortError`
+ *   (`aborted`). The outcomes before it are indexes `0 … n-1`, so `n` is where to resume;
+ * - the input iterable throws or rejects: no further input is taken, the inputs in flight finish
+ *   normally and are reported, then the iteration rejects with the iterable's own error;
+ * - the consumer stops iterating (`break`): the inputs in flight are aborted and not reported.
+ *
+ * Called with a wrong argument (a string instead of an iterable, a concurrency that is not an
+ * integer from 1 to 10000, a `signal` that is not an `AbortSignal`) it throws a `TypeError` at
+ * once, before anything is read.
  *
  * @example
  * ```ts
- * for await (const outcome of resolveMany(urls, (url, signal) => client.resolve(url, { signal }), { concurrency: 8 })) {
+ * for await (const outcome of resolveMany(urls, { resolveOne, toError }, { concurrency: 8 })) {
  *   console.log(outcome.index, outcome.ok ? outcome.result.url : outcome.error.code);
  * }
  * ```
  */
-export async function* resolveMany(
-  inputs: Iterable<string> | AsyncIterable<string>,
-  resolveOne: (input: string, signal: AbortSignal) => Promise<Resolution>,
-  init: { concurrency: number; signal?: AbortSignal | undefined },
-  toError: (error: unknown, input: string) => CanonError,
+export function resolveMany(
+  inputs: Iterable<unknown> | AsyncIterable<unknown>,
+  work: BatchWork,
+  init: { concurrency?: unknown; signal?: unknown; defaultConcurrency: number },
 ): AsyncGenerator<Outcome> {
-  const { concurrency, signal } = init;
+  checkBatchArgument(inputs);
+  const concurrency = checkConcurrency(init.concurrency, init.defaultConcurrency);
+  const signal = init.signal;
+  checkSignalArgument(signal);
+  return runBatch(inputs, work, concurrency, signal);
+}
+
+async function* runBatch(
+  inputs: Inputs,
+  work: BatchWork,
+  concurrency: number,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Outcome> {
   const stop = new AbortController();
   const combined = signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal]);
-  const iterator = iteratorOf(inputs);
+  let iterator: AsyncIterator<unknown> | Iterator<unknown> | null = null;
   const ready: Outcome[] = [];
   const changed = new Changed();
   let inFlight = 0;
+  let taken = 0;
   let exhausted = false;
+  // The source iterator ended by itself (done, or it threw): it needs no return().
+  let sourceEnded = false;
+  let cutShort = false;
   let inputFailure: { error: unknown } | null = null;
-  combined.addEventListener("abort", () => changed.notify(), { once: true });
+  const unfollowBatch = followAbort(combined, () => changed.notify());
 
-  const start = (input: string, index: number): void => {
-    inFlight++;
-    resolveOne(input, combined)
-      .then(
-        (result): Outcome => ({ index, input, ok: true, result }),
-        (error: unknown): Outcome => ({ index, input, ok: false, error: toError(error, input) }),
-      )
-      .then((outcome) => {
-        inFlight--;
-        ready.push(outcome);
-        changed.notify();
+  const settle = (index: number, input: string, pending: Promise<Outcome>): void => {
+    let settled = false;
+    const deliver = (outcome: Outcome): void => {
+      if (settled) return;
+      settled = true;
+      unfollow();
+      inFlight--;
+      ready.push(outcome);
+      changed.notify();
+    };
+    // A resolution that ignores its signal must not hold the batch open after the caller's abort:
+    // it is reported as aborted at once (its own late result is dropped).
+    const unfollow = followAbort(combined, () => {
+      cutShort = true;
+      const reason: unknown = signal?.aborted === true ? signal.reason : combined.reason;
+      deliver({
+        index,
+        input,
+        ok: false,
+        error: callerStopError(input, reason),
       });
+    });
+    pending.then(deliver);
+  };
+
+  const start = (value: unknown, index: number): void => {
+    inFlight++;
+    if (typeof value !== "string") {
+      settle(index, "", Promise.resolve(notAString(value, index)));
+      return;
+    }
+    settle(
+      index,
+      value,
+      callSafely(work, value, combined).then(
+        (result): Outcome => ({ index, input: value, ok: true, result }),
+        (error: unknown): Outcome => ({
+          index,
+          input: value,
+          ok: false,
+          error: mapSafely(work, error, value),
+        }),
+      ),
+    );
   };
 
   // The pump pulls inputs on its own, so an outcome is yielded as soon as it is ready even while
   // the next input (a slow stdin) has not arrived.
   const pump = (async () => {
     try {
-      let index = 0;
+      if (combined.aborted) return;
+      iterator = iteratorOf(inputs);
       for (;;) {
         while (inFlight + ready.length >= concurrency && !combined.aborted) await changed.wait();
         if (combined.aborted) return;
@@ -81,15 +191,23 @@ export async function* resolveMany(
         // A sync iterable (an array) answers at once: no race, no listener on the shared signal per
         // input. An async one (stdin) may stall, and the abort must still end the batch.
         const step =
-          typeof (pulled as { then?: unknown }).then === "function"
+          typeof (pulled as { then?: unknown } | null)?.then === "function"
             ? await raceSignal(Promise.resolve(pulled), combined)
-            : (pulled as IteratorResult<string>);
-        if (step.done === true) return;
-        start(step.value, index++);
+            : (pulled as IteratorResult<unknown>);
+        if (step.done === true) {
+          sourceEnded = true;
+          return;
+        }
+        start(step.value, taken++);
       }
     } catch (error) {
-      if (!combined.aborted) inputFailure = { error };
+      // An abort that rejected the raced pull is not the source's failure; anything else is.
+      if (!combined.aborted) {
+        sourceEnded = true;
+        inputFailure = { error };
+      }
     } finally {
+      if (combined.aborted) cutShort = true;
       exhausted = true;
       changed.notify();
     }
@@ -97,22 +215,37 @@ export async function* resolveMany(
 
   try {
     for (;;) {
-      if (signal?.aborted === true) {
-        throw new TimeoutError("timeout", "resolveMany aborted by the caller", { cause: signal.reason });
-      }
       const outcome = ready.shift();
       if (outcome !== undefined) {
         changed.notify();
         yield outcome;
         continue;
       }
-      if (inputFailure !== null) throw (inputFailure as { error: unknown }).error;
-      if (exhausted && inFlight === 0) return;
+      if (exhausted && inFlight === 0) break;
       await changed.wait();
     }
   } finally {
     stop.abort();
+    unfollowBatch();
     await pump;
-    if (!exhausted || inFlight > 0) void Promise.resolve(iterator.return?.()).catch(() => {});
+    // An iterator we stopped before its end is told so (the protocol's return()); one that ended
+    // or threw by itself is not. Its own failure to close must not mask how the batch ended.
+    if (iterator !== null && !sourceEnded) {
+      const open = iterator as { return?: () => unknown };
+      try {
+        void Promise.resolve(open.return?.()).catch(() => {});
+      } catch {
+        // A throwing return() changes nothing for a batch that is already over.
+      }
+    }
   }
+  if (cutShort && signal?.aborted === true) {
+    throw new AbortError(
+      "aborted",
+      `resolveMany aborted by the caller after taking ${taken} inputs: each has its outcome; ` +
+        `inputs from index ${taken} on were not started`,
+      { cause: signal.reason },
+    );
+  }
+  if (inputFailure !== null) throw (inputFailure as { error: unknown }).error;
 }

@@ -5,6 +5,7 @@ import { RedirectError } from "../errors/redirect-error.js";
 import { SecurityError } from "../errors/security-error.js";
 import { canonicalWith, normalizeResolved } from "../pipeline/normalize.js";
 import { parseInput } from "../url/parse-input.js";
+import { checkSignalArgument, checkUrlArgument } from "./call-arguments.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { abortableIterable, createDeadline, type Deadline } from "./deadline.js";
 import { type ResolvedNetPolicy, resolveDestination } from "./destination.js";
@@ -427,7 +428,9 @@ async function runHops(run: Run, initial: HopTarget): Promise<Resolution> {
  * Input is trimmed, given `http://` when it has no scheme and normalized (rfc3986) before the
  * first request; every hop is checked (URL → DNS → address policy) before it is fetched; redirects
  * and followed canonical links share `maxHops` and one visited set. The final URL goes through the
- * chosen normalize preset.
+ * chosen normalize preset. A `url` that is not a string, or a `signal` that is not an
+ * `AbortSignal`, rejects with a `TypeError` before anything runs; a caller's abort rejects with
+ * `AbortError` (`aborted`), the total timeout with `TimeoutError` (`timeout`).
  *
  * @example
  * ```ts
@@ -440,10 +443,12 @@ export async function resolveUrl(
   ctx: ResolveContext,
   signal?: AbortSignal,
 ): Promise<Resolution> {
+  // Arguments first: a wrong type is the caller's TypeError, never a failure from inside.
+  checkUrlArgument(input);
+  checkSignalArgument(signal);
   const deadline = createDeadline(ctx.options.totalTimeoutMs, signal);
   const run = new Run(ctx, input, deadline);
   try {
-    if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
     const { url } = parseInput(input.trim(), ctx.options.hopNormalize.defaultScheme);
     return await runHops(run, hopTarget(run, url, "initial"));
   } catch (error) {

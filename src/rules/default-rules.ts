@@ -1,6 +1,6 @@
 import { domainRules } from "../generated/data.js";
+import { compileRules } from "./compile-rules.js";
 import type { DomainRule } from "./domain-rule.js";
-import { compileRules } from "./load-rules.js";
 
 /**
  * Options of {@link createDefaultRules}.

@@ -2,6 +2,7 @@ import type { RuleProblem } from "../errors/rule-error.js";
 import type { DeclarativeRule, FragmentKeep, PathPattern, UnwrapForm } from "./declarative-rule.js";
 import { createHostSet } from "./host-set.js";
 import { compilePathPattern } from "./path-pattern.js";
+import { regexHazard } from "./regex-safety.js";
 import { compileRewrite } from "./rewrite.js";
 import { compileTemplate } from "./template.js";
 
@@ -174,6 +175,13 @@ function validatePattern(c: Collector, value: unknown, at: string): string | und
     new RegExp(value, "u");
   } catch (e) {
     c.add(at, `not a valid regular expression: ${(e as Error).message}`);
+    return undefined;
+  }
+  // A rule file is input too: a pattern that backtracks catastrophically would let one fragment
+  // stall every normalize on the rule's hosts.
+  const hazard = regexHazard(value);
+  if (hazard !== undefined) {
+    c.add(at, hazard);
     return undefined;
   }
   return value;

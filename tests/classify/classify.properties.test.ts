@@ -112,4 +112,45 @@ describe("classify() laws (fast-check, seed 42)", () => {
     );
     assert.ok(hosts > 0);
   });
+
+  it("is total over any value, not only strings: a non-string is malformed with no facts", () => {
+    let nonStrings = 0;
+    let traps = 0;
+    // Objects whose toString or valueOf throws: classify must not read them at all.
+    const trap = fc.constant(null).map(() => {
+      traps++;
+      return {
+        toString() {
+          throw new Error("read");
+        },
+        [Symbol.toPrimitive]() {
+          throw new Error("read");
+        },
+      };
+    });
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.anything(), trap, fc.constantFrom(undefined, null, 42, Symbol("s"))),
+        (value) => {
+          const form = classify(value as string);
+          if (typeof value === "string") return;
+          nonStrings++;
+          assert.deepEqual(form, {
+            class: "malformed",
+            trimmed: "",
+            host: "",
+            scheme: "",
+            port: "",
+            hasBackslash: false,
+            hasTabOrNewline: false,
+            hasUserInfo: false,
+            hostUnrecoverable: false,
+          });
+        },
+      ),
+      { seed: 42, numRuns: 5_000 },
+    );
+    assert.ok(nonStrings > 2_500, `only ${nonStrings} non-string values generated`);
+    assert.ok(traps > 100, `only ${traps} objects that throw when read`);
+  });
 });

@@ -2,8 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runInNewContext } from "node:vm";
 import {
+  AbortError,
   CanonError,
   FetchError,
+  isAbortError,
   isCanonError,
   isFetchError,
   isRedirectError,
@@ -25,6 +27,7 @@ const cases = [
   [new SecurityError("blocked-address", "m"), "SecurityError", isSecurityError],
   [new RedirectError("redirect-loop", "m"), "RedirectError", isRedirectError],
   [new TimeoutError("timeout", "m"), "TimeoutError", isTimeoutError],
+  [new AbortError("aborted", "m"), "AbortError", isAbortError],
   [new ResponseTooLargeError("response-too-large", "m"), "ResponseTooLargeError", isResponseTooLargeError],
   [new FetchError("http-status", "m", { status: 404 }), "FetchError", isFetchError],
   [new RuleError("invalid-rule", "m"), "RuleError", isRuleError],

@@ -20,8 +20,22 @@ describe("deadline", () => {
     controller.abort(new Error("user"));
     assert.equal(deadline.signal.aborted, true);
     const error = deadline.toError("http://a.test/");
+    // A caller's abort is not a deadline: its own code, so the two can be told apart.
+    assert.equal(error.code, "aborted");
+    assert.equal(error.name, "AbortError");
     assert.match(error.message, /aborted by the caller/);
     assert.equal((error.cause as Error).message, "user");
+    deadline.dispose();
+  });
+
+  it("a caller's signal that aborts with a TimeoutError reads as a timeout, not an abort", () => {
+    const controller = new AbortController();
+    const deadline = createDeadline(10_000, controller.signal);
+    controller.abort(new DOMException("the request's deadline of 50 ms passed", "TimeoutError"));
+    const error = deadline.toError("http://a.test/");
+    assert.equal(error.code, "timeout");
+    assert.ok(isTimeoutError(error));
+    assert.match(error.message, /caller's deadline .*50 ms.*http:\/\/a\.test\//);
     deadline.dispose();
   });
 

@@ -204,7 +204,15 @@ describe("resolveDestination: DNS answers", () => {
     const { policy, calls } = stubPolicy({ "a.test": ["93.184.216.34"] });
     const controller = new AbortController();
     controller.abort();
-    await rejectsWith(resolveDestination(new URL("http://a.test/"), policy, controller.signal), "timeout");
+    await rejectsWith(resolveDestination(new URL("http://a.test/"), policy, controller.signal), "aborted");
+    await rejectsWith(
+      resolveDestination(
+        new URL("http://a.test/"),
+        policy,
+        AbortSignal.abort(new DOMException("total timeout", "TimeoutError")),
+      ),
+      "timeout",
+    );
     assert.deepEqual(calls, []);
     const own = new RedirectError("too-many-hops", "stop");
     const withReason = new AbortController();

@@ -537,15 +537,16 @@ describe("toCanonError", () => {
     }
   });
 
-  it("passes CanonErrors through and reads an aborted signal as the deadline", () => {
+  it("passes CanonErrors through and reads an aborted signal as the caller's abort or the deadline", () => {
     const own = new CanonError("redirect-loop", "loop");
     assert.equal(toCanonError(own, "http://a.test/"), own);
     const controller = new AbortController();
     controller.abort();
-    assert.equal(
-      toCanonError(new Error("socket hang up"), "http://a.test/", controller.signal).code,
-      "timeout",
-    );
+    const aborted = toCanonError(new Error("socket hang up"), "http://a.test/", controller.signal);
+    assert.equal(aborted.code, "aborted");
+    assert.equal((aborted.cause as Error).message, "socket hang up");
+    const timedOut = AbortSignal.abort(new DOMException("total timeout of 5 ms", "TimeoutError"));
+    assert.equal(toCanonError(new Error("socket hang up"), "http://a.test/", timedOut).code, "timeout");
     const withReason = new AbortController();
     withReason.abort(own);
     assert.equal(toCanonError(new Error("aborted"), "http://a.test/", withReason.signal), own);

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { compileRules } from "../../src/rules/compile-rules.js";
 import type { DeclarativeRule } from "../../src/rules/declarative-rule.js";
 import type { DeclaredRule } from "../../src/rules/declared-rule.js";
-import { compileRules } from "../../src/rules/load-rules.js";
 
 function rule(declaration: Partial<DeclarativeRule>): DeclaredRule {
   const [compiled] = compileRules([

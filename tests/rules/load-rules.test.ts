@@ -1,11 +1,16 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { isRuleError, type RuleError, type RuleProblem } from "../../src/errors/index.js";
+import { loadRules } from "../../src/node/load-rules.js";
 import { normalize } from "../../src/pipeline/normalize.js";
+import { compileRules } from "../../src/rules/compile-rules.js";
 import { DeclaredRule } from "../../src/rules/declared-rule.js";
-import { compileRules, loadRules } from "../../src/rules/load-rules.js";
 import { validateRules } from "../../src/rules/validate-rules.js";
+import { runCli } from "../helpers/run-cli.js";
 
 function problemsOf(run: () => unknown): RuleProblem[] {
   try {
@@ -233,5 +238,64 @@ describe("validateRules is total", () => {
     );
     assert.ok(valid > 10, `valid branch reached ${valid} times`);
     assert.ok(invalid > 10, `invalid branch reached ${invalid} times`);
+  });
+});
+
+// yaml raises alias problems from toJS(), not in doc.errors; they used to escape loadRules as a raw
+// ReferenceError, which the CLI printed as "internal error" with a stack and exit 1.
+const UNDEFINED_ALIAS = "- name: *nope\n  domains: [a.example]\n";
+// Each level multiplies by ten: 10^4 nodes from 40 aliases is past yaml's maxAliasCount of 100.
+const EXCESSIVE_ALIASES = [
+  "- name: a-v1",
+  "  domains: [a.example]",
+  "  x: &a [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]",
+  "  y: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]",
+  "  z: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
+  "  w: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]",
+  "  v: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]",
+  "",
+].join("\n");
+
+describe("loadRules raises only RuleError on alias problems", () => {
+  for (const [what, text, cause] of [
+    ["an alias to an undefined anchor", UNDEFINED_ALIAS, /Unresolved alias/],
+    ["an excessive alias count", EXCESSIVE_ALIASES, /Excessive alias count/],
+  ] as const) {
+    it(what, () => {
+      let caught: unknown;
+      try {
+        loadRules(text);
+      } catch (e) {
+        caught = e;
+      }
+      assert.ok(isRuleError(caught), `expected a RuleError, got ${String(caught)}`);
+      const error = caught as RuleError;
+      assert.equal(error.code, "invalid-rule");
+      assert.deepEqual(paths([...error.problems]), [""]);
+      assert.match(error.problems[0]?.message ?? "", cause);
+      // The parser's own error stays reachable as the cause.
+      assert.ok(error.cause instanceof ReferenceError, `cause: ${String(error.cause)}`);
+      assert.match((error.cause as Error).message, cause);
+    });
+  }
+
+  it("the CLI reports either as a rules problem and exits 2", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "canonurl-alias-"));
+    try {
+      for (const [name, text] of [
+        ["undefined.yaml", UNDEFINED_ALIAS],
+        ["excessive.yaml", EXCESSIVE_ALIASES],
+      ] as const) {
+        const file = join(dir, name);
+        writeFileSync(file, text);
+        const r = await runCli(["--offline", "--rules", file, "http://a.example/"]);
+        assert.equal(r.code, 2, `${name}: exit ${r.code}, stderr: ${r.stderr}`);
+        assert.match(r.stderr, /invalid YAML/);
+        assert.doesNotMatch(r.stderr, /internal error|ReferenceError|\n\s+at /);
+        assert.equal(r.stdout, "");
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { compileRules } from "../../src/rules/compile-rules.js";
 import type { DomainRule } from "../../src/rules/domain-rule.js";
-import { compileRules } from "../../src/rules/load-rules.js";
 import { createRuleMatcher } from "../../src/rules/rule-matcher.js";
 
 const declared = (name: string, domains: string[], extra: object = {}): DomainRule => {

@@ -1,0 +1,138 @@
+// Real services the tests and benchmarks talk to, started and stopped by the test command itself
+// (architecture.md, "Testing without the internet"). Only redis-server so far: the Debian package,
+// on a free loopback port, with persistence off so nothing is left on disk.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+
+const INSTALL_COMMAND = "apt-get update && apt-get install -y redis-server";
+
+/** Absolute path of an executable on PATH (or in /usr/sbin, where Debian may put servers), or null. */
+function which(name) {
+  const dirs = [...(process.env.PATH ?? "").split(delimiter), "/usr/sbin", "/usr/bin"];
+  for (const dir of dirs) {
+    if (dir !== "" && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return null;
+}
+
+/**
+ * The redis-server binary, installed from Debian's packages when it is missing and we may
+ * (root on Debian). Returns `{ path }` or `{ error }` with the one command a person must run.
+ */
+export function ensureRedisServer({ log = console.error } = {}) {
+  const found = which("redis-server");
+  if (found !== null) return { path: found };
+  const root = typeof process.getuid === "function" && process.getuid() === 0;
+  if (root && existsSync("/etc/debian_version")) {
+    log(`test-services: redis-server is missing; installing it: ${INSTALL_COMMAND}`);
+    const r = spawnSync("sh", ["-c", `(${INSTALL_COMMAND}) >/dev/null`], {
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
+    const installed = which("redis-server");
+    if (r.status === 0 && installed !== null) return { path: installed };
+    return { error: `installing redis-server failed (exit ${r.status}); run: ${INSTALL_COMMAND}` };
+  }
+  return { error: `redis-server is not installed; run as root: ${INSTALL_COMMAND}` };
+}
+
+/** A loopback port nothing listens on right now (redis-server does not accept --port 0). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+/** Resolves once a PING on the port answers PONG; rejects after `timeoutMs`. */
+function waitForPong(port, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = createConnection({ host: "127.0.0.1", port });
+      let answer = "";
+      const retry = () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`redis-server on port ${port} did not answer PING`));
+        else setTimeout(attempt, 25);
+      };
+      socket.setTimeout(500, retry);
+      socket.on("error", retry);
+      socket.on("connect", () => socket.write("PING\r\n"));
+      socket.on("data", (chunk) => {
+        answer += chunk.toString("latin1");
+        if (answer.startsWith("+PONG")) {
+          socket.destroy();
+          resolve();
+        } else if (answer.includes("\r\n")) retry(); // -LOADING while it starts: ask again
+      });
+    };
+    attempt();
+  });
+}
+
+/**
+ * Starts a redis-server of our own on 127.0.0.1 (a given port, else a free one), persistence off.
+ * Returns `{ url, port, pid, stop() }`; `stop()` ends it and waits for its exit. Retries on a fresh
+ * port when another process took the free one between our probe and redis binding it.
+ */
+export async function startRedisServer({ path, port: wanted } = {}) {
+  const binary = path ?? ensureRedisServer().path;
+  if (binary === undefined) throw new Error(ensureRedisServer().error);
+  for (let attempt = 0; ; attempt++) {
+    const port = wanted ?? (await freePort());
+    const dir = mkdtempSync(join(tmpdir(), "canonurl-redis-"));
+    const child = spawn(
+      binary,
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let output = "";
+    child.stdout.on("data", (c) => {
+      output = (output + c).slice(-4000);
+    });
+    child.stderr.on("data", (c) => {
+      output = (output + c).slice(-4000);
+    });
+    const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    const early = exited.then((e) => {
+      throw new Error(`redis-server exited (${e.code ?? e.signal}) before answering: ${output.trim()}`);
+    });
+    try {
+      await Promise.race([waitForPong(port, 10_000), early]);
+    } catch (error) {
+      child.kill("SIGKILL");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+      if (wanted === undefined && attempt < 3 && /already in use/i.test(output)) continue;
+      throw error;
+    }
+    early.catch(() => {}); // a later exit is stop()'s business, not an unhandled rejection
+    let stopped;
+    return {
+      url: `redis://127.0.0.1:${port}`,
+      port,
+      pid: child.pid,
+      stop() {
+        stopped ??= (async () => {
+          if (child.exitCode === null && child.signalCode === null) {
+            child.kill("SIGTERM");
+            const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+            await exited;
+            clearTimeout(timer);
+          }
+          rmSync(dir, { recursive: true, force: true });
+        })();
+        return stopped;
+      },
+    };
+  }
+}

@@ -1,0 +1,101 @@
+import { parseArgs } from "node:util";
+import type { ClientOptions } from "../resolve/types.js";
+import { type RunningServe, startServe } from "../serve/start-serve.js";
+import { type CliIo, type ExitCode, UsageError } from "./io.js";
+import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "./network-flags.js";
+import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
+import { USAGE } from "./usage.js";
+
+function integerFlag(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got '${value}'`);
+  }
+  return n;
+}
+
+/**
+ * `canonurl serve`: the HTTP service of api.md §9 until SIGTERM or SIGINT, which stop accepting,
+ * let the requests in flight finish, and return 0. Prints `listening on http://HOST:PORT` on
+ * stderr once ready. `signals` is injectable so tests can drive the shutdown in-process.
+ *
+ * @example
+ * ```ts
+ * await runServe(["--port", "0"], io); // resolves 0 after SIGTERM
+ * ```
+ */
+export async function runServe(
+  args: readonly string[],
+  io: CliIo,
+  signals: NodeJS.EventEmitter = process,
+): Promise<ExitCode> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      "allow-resolve": { type: "boolean" },
+      token: { type: "string" },
+      "max-body-bytes": { type: "string" },
+      "max-batch": { type: "string" },
+      "max-in-flight": { type: "string" },
+      "request-timeout": { type: "string" },
+      ...NETWORK_FLAGS,
+      ...NETWORK_POLICY_FLAGS,
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got '${positionals[0]}'`);
+  const { options: network, concurrency } = networkOptionsFromFlags(values);
+  const client: ClientOptions = { ...network, ...networkPolicyFromFlags(values) };
+  // A token in the environment stays out of `ps` output; the flag wins when both are given.
+  const token = values.token ?? process.env.CANONURL_SERVE_TOKEN;
+  if (token !== undefined && (token === "" || /\s/.test(token))) {
+    throw new UsageError("--token must be a non-empty string without spaces");
+  }
+  const limits = {
+    maxBodyBytes: integerFlag(values["max-body-bytes"], "max-body-bytes", 1, 2 ** 30),
+    maxBatch: integerFlag(values["max-batch"], "max-batch", 1, 10_000_000),
+    maxInFlight: integerFlag(values["max-in-flight"], "max-in-flight", 1, 100_000),
+    requestTimeoutMs: integerFlag(values["request-timeout"], "request-timeout", 1, 2_147_483_647),
+  };
+  let running: RunningServe;
+  try {
+    running = await startServe({
+      host: values.host ?? "127.0.0.1",
+      port: integerFlag(values.port, "port", 0, 65535) ?? 8787,
+      allowResolve: values["allow-resolve"] === true,
+      ...(token === undefined ? {} : { token }),
+      client,
+      resolveConcurrency: concurrency,
+      ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
+      log: (line) => io.stderr.write(`${line}\n`),
+    });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
+      io.stderr.write(`canonurl: cannot listen: ${(error as Error).message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  io.stderr.write(`listening on ${running.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      signals.off("SIGTERM", stop);
+      signals.off("SIGINT", stop);
+      io.stderr.write("draining: no new connections, waiting for requests in flight\n");
+      void running.drain().then(resolve);
+    };
+    signals.on("SIGTERM", stop);
+    signals.on("SIGINT", stop);
+  });
+  return 0;
+}

@@ -1,0 +1,177 @@
+import { RuleError } from "../../errors/rule-error.js";
+import type { DomainRule } from "../domain-rule.js";
+import { type ClearUrlsOutcome, runClearUrls } from "./clear-urls-pass.js";
+import { createPrefilter } from "./clear-urls-prefilter.js";
+import { type ClearUrlsProvider, compileProvider } from "./clear-urls-provider.js";
+
+/**
+ * Options of {@link compileClearUrls}.
+ *
+ * @example
+ * ```ts
+ * compileClearUrls(data, { allowReferralMarketing: true });
+ * ```
+ */
+export interface ClearUrlsOptions {
+  /**
+   * Keep the providers' `referralMarketing` parameters (Amazon's `tag`), as the add-on does when
+   * its "allow referral marketing" switch is on.
+   * @default false
+   */
+  allowReferralMarketing?: boolean;
+  /**
+   * The pack leaves a longer URL alone: ClearURLs regexes come from a replaceable file, and this
+   * bounds what any of them can cost (measured: the slowest provider over hostile 8,192-character
+   * URLs, docs/clearurls.md).
+   * @default 8192
+   */
+  maxUrlLength?: number;
+}
+
+/**
+ * A compiled ClearURLs provider list: the rules to put after canonurl's own, and what compiling
+ * found.
+ *
+ * @example
+ * ```ts
+ * const pack = compileClearUrls(data);
+ * normalize(url, { rules: [...defaultRules, ...pack.rules] });
+ * ```
+ */
+export interface ClearUrlsPack {
+  /** One rule per compiled provider, named `clearurls:<provider>`, in the data file's order. */
+  readonly rules: readonly DomainRule[];
+  /** Providers in the data, and how many compiled. */
+  readonly providers: number;
+  readonly compiled: number;
+  /** Providers that did not compile, with why. */
+  readonly skipped: readonly { provider: string; reason: string }[];
+  /** How many compiled providers the host index keys; the rest are tested on every URL. */
+  readonly keyed: number;
+  /** The add-on's whole pass over one URL string (no canonurl normalization around it). */
+  clean(url: string): ClearUrlsOutcome;
+}
+
+interface Memo {
+  url: URL | undefined;
+  href: string;
+  /** The rule position that asked last: a lower or equal one starts a new scan. */
+  asked: number;
+  outcome: ClearUrlsOutcome | undefined;
+}
+
+/**
+ * Compiles ClearURLs data (the parsed `data.min.json`: `{ providers: { name: {...} } }`) into
+ * domain rules. A provider that does not compile is skipped and listed in `skipped`; data that is
+ * not a provider list throws `RuleError` (`invalid-rule`).
+ *
+ * How the rules run in `normalize()` (first match wins): appended after canonurl's rules, they act
+ * only on URLs none of ours claims. The rule of provider P matches a URL when P is the first
+ * provider whose step changes it (or blocks or unwraps it); its `apply` returns the URL after every
+ * matching provider ran, in data order, as the add-on leaves it. One evaluation per URL serves all
+ * the rules: a host index picks the candidate providers, so a URL costs a few regex tests, not one
+ * per provider. A blocked URL (`completeProvider`) keeps its form: a canonical name is not a
+ * request, and `ruleApplied` says which provider would block it.
+ *
+ * @example
+ * ```ts
+ * const pack = compileClearUrls(JSON.parse(text));
+ * normalize("https://shop.example/?utm_source=x", { rules: [...defaultRules, ...pack.rules] });
+ * ```
+ */
+export function compileClearUrls(data: unknown, options: ClearUrlsOptions = {}): ClearUrlsPack {
+  if (typeof options !== "object" || options === null)
+    throw new TypeError("compileClearUrls: options must be an object");
+  for (const key of Object.keys(options))
+    if (key !== "allowReferralMarketing" && key !== "maxUrlLength")
+      throw new TypeError(`compileClearUrls: unknown option "${key}"`);
+  const allowReferral = options.allowReferralMarketing ?? false;
+  if (typeof allowReferral !== "boolean")
+    throw new TypeError("compileClearUrls: allowReferralMarketing must be a boolean");
+  const maxUrlLength = options.maxUrlLength ?? 8192;
+  if (!Number.isInteger(maxUrlLength) || maxUrlLength < 1)
+    throw new TypeError("compileClearUrls: maxUrlLength must be a positive integer");
+
+  const providersData = (data as { providers?: unknown } | null)?.providers;
+  if (
+    typeof data !== "object" ||
+    data === null ||
+    typeof providersData !== "object" ||
+    providersData === null ||
+    Array.isArray(providersData)
+  )
+    throw new RuleError("invalid-rule", "ClearURLs data must be an object with a providers object", {
+      problems: [{ path: "providers", message: "must be an object of providers" }],
+    });
+  const providers: ClearUrlsProvider[] = [];
+  const skipped: { provider: string; reason: string }[] = [];
+  const entries = Object.entries(providersData as Record<string, unknown>);
+  for (const [name, raw] of entries) {
+    try {
+      providers.push(compileProvider(name, raw, providers.length, allowReferral));
+    } catch (error) {
+      skipped.push({ provider: name, reason: (error as Error).message });
+    }
+  }
+  const prefilter = createPrefilter(providers);
+
+  const evaluate = (href: string): ClearUrlsOutcome =>
+    href.length > maxUrlLength
+      ? { href, acted: -1, kind: "untouched" }
+      : runClearUrls(href, providers, prefilter.candidates(href));
+
+  // The pipeline asks every rule of the list, in order, about one URL object; the first asker
+  // evaluates and the rest read the memo. A rule at or before the last asker starts a new scan,
+  // so a URL object changed between two scans is evaluated again.
+  const memo: Memo = { url: undefined, href: "", asked: -1, outcome: undefined };
+  // The URL object the last apply() returned, and whether the rule still claims it: a cleaned URL
+  // is the rule's own output (the pipeline then runs its final pass), an unwrapped target is a new
+  // link (the pipeline runs it from the start).
+  let lastOutput: URL | undefined;
+  let lastClaimed = -1;
+
+  const outcomeFor = (url: URL, position: number): ClearUrlsOutcome | undefined => {
+    if (url === lastOutput) return undefined;
+    if (url !== memo.url || position <= memo.asked) {
+      memo.url = url;
+      memo.href = url.href;
+      memo.outcome = evaluate(memo.href);
+    }
+    memo.asked = position;
+    return memo.outcome;
+  };
+
+  const rules: DomainRule[] = providers.map((provider, position) => {
+    const name = `clearurls:${provider.name}`;
+    return Object.freeze({
+      name,
+      match(url: URL): boolean {
+        if (url === lastOutput) return lastClaimed === position;
+        return outcomeFor(url, position)?.acted === position;
+      },
+      apply(url: URL): URL {
+        // The scan's evaluation when this is the URL it read (checked by text: apply may be
+        // handed an object changed since), else a fresh one.
+        const href = url.href;
+        const outcome =
+          url === memo.url && memo.outcome !== undefined && memo.href === href
+            ? memo.outcome
+            : evaluate(href);
+        const out = new URL(outcome.href, url);
+        lastOutput = out;
+        lastClaimed = outcome.kind === "redirected" ? -1 : position;
+        memo.url = undefined;
+        return out;
+      },
+    });
+  });
+
+  return Object.freeze({
+    rules: Object.freeze(rules),
+    providers: entries.length,
+    compiled: providers.length,
+    skipped: Object.freeze(skipped),
+    keyed: prefilter.keyed,
+    clean: (url: string) => evaluate(url),
+  });
+}

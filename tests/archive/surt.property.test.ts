@@ -1,0 +1,184 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { unescapeRepeatedly } from "../../src/archive/percent-bytes.js";
+import { stripQuerySessionId } from "../../src/archive/strip-session-ids.js";
+import { surt } from "../../src/index.js";
+
+const SEED = 20261204;
+
+// Reference: surt's loop, one whole-string decode per round until nothing changes.
+function decodeOnce(bytes: number[]): number[] {
+  const out: number[] = [];
+  const hex = (c: number | undefined) => c !== undefined && /^[0-9a-fA-F]$/.test(String.fromCharCode(c));
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0x25 && hex(bytes[i + 1]) && hex(bytes[i + 2])) {
+      out.push(Number.parseInt(String.fromCharCode(bytes[i + 1] as number, bytes[i + 2] as number), 16));
+      i += 2;
+    } else out.push(bytes[i] as number);
+  }
+  return out;
+}
+
+// Reference: the session-id regexes of the surt package (archive-commons), applied in order.
+const SESSION_REGEXES = [
+  /^(.*)(?:jsessionid=[0-9a-zA-Z]{32})(?:&(.*))?$/i,
+  /^(.*)(?:phpsessid=[0-9a-zA-Z]{32})(?:&(.*))?$/i,
+  /^(.*)(?:sid=[0-9a-zA-Z]{32})(?:&(.*))?$/i,
+  /^(.*)(?:ASPSESSIONID[a-zA-Z]{8}=[a-zA-Z]{24})(?:&(.*))?$/i,
+  /^(.*)(?:cfid=[^&]+&cftoken=[^&]+)(?:&(.*))?$/i,
+];
+function stripByRegex(query: string): string {
+  let q = query;
+  for (const re of SESSION_REGEXES) {
+    const m = re.exec(q);
+    if (m) q = (m[1] ?? "") + (m[2] ?? "");
+  }
+  return q;
+}
+
+describe("archive properties (fast-check, fixed seed)", () => {
+  it("unescapeRepeatedly equals the round-by-round fixpoint", () => {
+    let multiRound = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("%", "2", "5", "3", "a", "F", "%25", "%32", "x"), { maxLength: 16 }),
+        (parts) => {
+          const bytes = [...Buffer.from(parts.join(""), "latin1")];
+          let current = bytes;
+          let rounds = 0;
+          for (;;) {
+            const next = decodeOnce(current);
+            if (next.length === current.length) break;
+            current = next;
+            rounds++;
+          }
+          if (rounds > 1) multiRound++;
+          assert.deepEqual([...unescapeRepeatedly(Uint8Array.from(bytes))], current);
+        },
+      ),
+      { seed: SEED, numRuns: 3000 },
+    );
+    assert.ok(multiRound > 100, `only ${multiRound} inputs needed more than one round`);
+  });
+
+  it("the session-id scanners give what the Archive's regexes give", () => {
+    const id32 = "0123456789abcdefABCDEF0123456789";
+    const piece = fc.constantFrom(
+      "a=1",
+      "&",
+      `jsessionid=${id32}`,
+      `PHPSESSID=${id32}`,
+      `sid=${id32}`,
+      "sid=short",
+      "ASPSESSIONIDabcdefgh=abcdefghijklmnopqrstuvwx",
+      "cfid=1",
+      "cftoken=2",
+      "cfid=",
+      "x",
+    );
+    let stripped = 0;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const query = pieces.join("");
+        const expected = stripByRegex(query);
+        if (expected !== query) stripped++;
+        assert.equal(stripQuerySessionId(query), expected);
+      }),
+      { seed: SEED, numRuns: 3000 },
+    );
+    assert.ok(stripped > 300, `only ${stripped} queries had an id to strip`);
+  });
+
+  it("spellings of one resource share one key", () => {
+    const counts = {
+      www: 0,
+      port: 0,
+      case: 0,
+      slash: 0,
+      order: 0,
+      escape: 0,
+      fragment: 0,
+      userinfo: 0,
+      https: 0,
+    };
+    const label = fc.constantFrom("example", "a-b", "shop", "news", "xn--mnchen-3ya", "b2");
+    const segment = fc.constantFrom("a", "index.html", "x_y", "~u", "p-1", "2024");
+    const param = fc.tuple(fc.constantFrom("a", "b", "id", "q", "page"), fc.constantFrom("1", "x", "", "z9"));
+    fc.assert(
+      fc.property(
+        fc.array(label, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom("com", "org", "de"),
+        fc.array(segment, { maxLength: 3 }),
+        fc.uniqueArray(param, { maxLength: 4, selector: (p) => p[0] }),
+        fc.array(fc.boolean(), { minLength: 9, maxLength: 9 }),
+        (labels, tld, segments, params, flip) => {
+          const host = `${labels.join(".")}.${tld}`;
+          const path = `/${segments.join("/")}`;
+          const query = params.map(([k, v]) => `${k}=${v}`).join("&");
+          const base = `http://${host}${path}${query ? `?${query}` : ""}`;
+          let variantHost = host;
+          let variantPath = path;
+          let variantQuery = params;
+          let scheme = "http";
+          let prefix = "";
+          let port = "";
+          let suffix = "";
+          if (flip[0]) {
+            variantHost = `www.${variantHost}`;
+            counts.www++;
+          }
+          if (flip[1]) {
+            port = ":80";
+            counts.port++;
+          }
+          if (flip[2]) {
+            variantHost = variantHost.toUpperCase();
+            counts.case++;
+          }
+          if (flip[3] && path !== "/") {
+            variantPath = `${variantPath}/`;
+            counts.slash++;
+          }
+          if (flip[4] && params.length > 1) {
+            variantQuery = [...params].reverse();
+            counts.order++;
+          }
+          if (flip[5] && variantPath.includes("a")) {
+            variantPath = variantPath.replace("a", "%61");
+            counts.escape++;
+          }
+          if (flip[6]) {
+            suffix = "#section-2";
+            counts.fragment++;
+          }
+          if (flip[7]) {
+            prefix = "user:secret@";
+            counts.userinfo++;
+          }
+          if (flip[8] && !flip[1]) {
+            scheme = "https";
+            counts.https++;
+          }
+          const q = variantQuery.map(([k, v]) => `${k}=${v}`).join("&");
+          const variant = `${scheme}://${prefix}${variantHost}${port}${variantPath}${q ? `?${q}` : ""}${suffix}`;
+          assert.equal(surt(variant), surt(base), variant);
+          assert.equal(surt(variant, { preset: "none" }), surt(base), `${variant} (preset none)`);
+          // surt is a fixpoint of its own canonical URL: the key does not move when re-derived.
+          assert.equal(
+            surt(
+              surt(base, { preset: "none" }).replace(
+                /^(.*?)\)/,
+                (_, h: string) => `http://${h.split(",").reverse().join(".")}`,
+              ),
+            ),
+            surt(base),
+          );
+        },
+      ),
+      { seed: SEED, numRuns: 1500 },
+    );
+    for (const [branch, n] of Object.entries(counts))
+      assert.ok(n > 100, `branch ${branch} reached only ${n} times`);
+  });
+});
