@@ -1,8 +1,11 @@
 import { parseArgs } from "node:util";
 import type { ResolvedNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
+import type { ClientOptions } from "../resolve/types.js";
+import { CACHE_FLAGS, cacheFromFlags } from "./cache-flags.js";
 import { inputTotal } from "./input-total.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
 import type { InputLine } from "./line-splitter.js";
+import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "./network-flags.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags, runNetworkMode } from "./network-mode.js";
 import {
   checkOptions,
@@ -45,6 +48,8 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
       progress: { type: "boolean" },
       "no-progress": { type: "boolean" },
       ...NETWORK_FLAGS,
+      ...NETWORK_POLICY_FLAGS,
+      ...CACHE_FLAGS,
       help: { type: "boolean", short: "h" },
       version: { type: "boolean" },
     },
@@ -69,7 +74,19 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
   if (values.progress === true && values["no-progress"] === true) {
     throw new UsageError("--progress and --no-progress contradict each other");
   }
+  if (values.offline) {
+    const networkOnly = [
+      ...Object.keys(NETWORK_FLAGS),
+      ...Object.keys(NETWORK_POLICY_FLAGS),
+      ...Object.keys(CACHE_FLAGS),
+    ];
+    const given = networkOnly.find((flag) => (values as Record<string, unknown>)[flag] !== undefined);
+    if (given !== undefined)
+      throw new UsageError(`--${given} is a network-mode flag; --offline never resolves`);
+  }
   const network = values.offline ? undefined : networkOptionsFromFlags(values);
+  // The policy flags are serve's too: one parser, so both commands read them the same way.
+  const policy = values.offline ? undefined : networkPolicyFromFlags(values);
   const fromStdin = readsStdin(positionals);
   const file =
     values.output === undefined ? undefined : await openOutputFile(values.output, values.resume === true);
@@ -92,7 +109,18 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
     if (network !== undefined) {
       const flags = { json, concurrency: network.concurrency };
       const inputs = lines(skipLines(readInputBatches(positionals, io.stdin), base));
-      return await runNetworkMode(inputs, { ...options, ...network.options }, flags, out, process, run);
+      const { cache, hostConcurrency } = await cacheFromFlags(values, process.env, (m) =>
+        out.stderr.write(m),
+      );
+      const client: ClientOptions = { ...options, ...network.options, ...policy };
+      if (cache !== undefined) client.cache = cache;
+      if (hostConcurrency !== undefined)
+        (client as { hostConcurrency?: number }).hostConcurrency = hostConcurrency;
+      try {
+        return await runNetworkMode(inputs, client, flags, out, process, run);
+      } finally {
+        await cache?.close();
+      }
     }
     const failed =
       workers === 1

@@ -85,10 +85,17 @@ export async function createProgress(
   // cli-progress needs a positive total for its ratio; an unknown total reads as "no bar".
   const bar = display.create(total ?? Math.max(init.start, 1), init.start);
   let value = init.start;
+  // Log text waits for the next redraw; stop() flushes it with one last redraw, but only when
+  // some is waiting, so a display on a pipe does not print its final line twice.
+  let waitingLog = false;
+  display.on("redraw-pre", () => {
+    waitingLog = false;
+  });
   return {
     stderr: new Writable({
       write(chunk: Buffer | string, _encoding, done) {
         display.log(String(chunk));
+        waitingLog = true;
         done();
       },
     }),
@@ -104,7 +111,7 @@ export async function createProgress(
     },
     stop() {
       bar.update(value);
-      display.update();
+      if (waitingLog) display.update();
       display.stop();
     },
   };
