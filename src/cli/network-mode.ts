@@ -91,9 +91,20 @@ function formatLine(
   const { input } = outcome;
   if (isBlankLine(input)) return { stdout: json ? blankJson(index, input) : "\n", failed: false };
   if (outcome.ok) {
-    const { url, source, chain, ruleApplied, paramsStripped, verified } = outcome.result;
+    const { url, source, chain, ruleApplied, paramsStripped, verified, cached } = outcome.result;
     if (!json) return { stdout: `${url}\n`, failed: false };
-    const line = { index, input, ok: true, url, source, chain, ruleApplied, paramsStripped, verified };
+    const line = {
+      index,
+      input,
+      ok: true,
+      url,
+      source,
+      chain,
+      ruleApplied,
+      paramsStripped,
+      verified,
+      cached,
+    };
     return { stdout: `${JSON.stringify(line)}\n`, failed: false };
   }
   if (json)
