@@ -61,8 +61,8 @@ export interface CacheChoice {
 /**
  * Opens the cache the flags name: SQLite at the default path (its directory created) when none is
  * given, SQLite at `--cache PATH`, Redis at `--cache redis://…`, none with `--no-cache`.
- * `--refresh` wraps it so nothing is read from it but every fresh answer is stored: the run
- * resolves everything anew and leaves the cache up to date. The store's client library loads only
+ * `--refresh` wraps it so that only entries stored by this run are read: the run resolves every
+ * URL anew (once) and leaves the cache up to date. The store's client library loads only
  * here, so offline runs never pay for it. A default directory that cannot be created is not an
  * error: the run goes on without a cache and `warn` says why once.
  *
@@ -112,15 +112,19 @@ export async function cacheFromFlags(
     cache = sqliteCache(path);
     choice.where = path;
   }
-  choice.cache = values.refresh === true ? writeOnly(cache) : cache;
+  choice.cache = values.refresh === true ? refreshing(cache) : cache;
   return choice;
 }
 
-// --refresh: a cache that never answers a read, so every input is resolved anew, and stores
-// every answer as usual.
-function writeOnly(cache: Cache): Cache {
+// --refresh: a cache that answers only with entries stored since this run started, so every URL
+// is resolved anew once (a duplicate later in the input is then served from what this run stored)
+// and every answer is stored as usual. Judged by the entry's own storedAt: no memory per key.
+function refreshing(cache: Cache, startedAt: number = Date.now()): Cache {
   return {
-    get: () => Promise.resolve(undefined),
+    get: async (key) => {
+      const entry = await cache.get(key);
+      return entry !== undefined && entry.storedAt >= startedAt ? entry : undefined;
+    },
     set: (key, entry) => cache.set(key, entry),
     delete: (key) => cache.delete(key),
     close: () => cache.close(),
