@@ -5,7 +5,7 @@
 import { Worker } from "node:worker_threads";
 import { memoryCache } from "../src/cache/memory-cache.js";
 import { createClient } from "../src/resolve/client.js";
-import { createPinnedTransport } from "../src/resolve/pinned-transport.js";
+import { createPinnedTransport } from "../src/resolve/http/pinned-transport.js";
 
 const SERVER = `
 const { createServer } = require("node:net");

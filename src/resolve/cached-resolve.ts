@@ -1,4 +1,3 @@
-import type { Cache, CacheEntry } from "../cache/cache.js";
 import type { CanonError } from "../errors/canon-error.js";
 import { FetchError } from "../errors/fetch-error.js";
 import { RedirectError } from "../errors/redirect-error.js";
@@ -6,14 +5,15 @@ import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import { SecurityError } from "../errors/security-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { UrlError } from "../errors/url-error.js";
+import type { Cache, CacheEntry } from "./cache.js";
 import { createCacheKeyer } from "./cache-key.js";
 import { failureTtlMs, isDeterministicFailure, type ResolvedCachePolicy, statusOf } from "./cache-policy.js";
 import { checkSignalArgument } from "./call-arguments.js";
 import { createDeadline } from "./deadline.js";
 import { type DecidingResponse, successTtlMs } from "./freshness.js";
+import { toCanonError } from "./http/to-canon-error.js";
 import { createInFlight, type SharedWork } from "./in-flight.js";
 import { type ResolveContext, resolveUrl } from "./resolve-url.js";
-import { toCanonError } from "./to-canon-error.js";
 import type { Resolution } from "./types.js";
 
 /**

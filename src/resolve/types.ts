@@ -1,8 +1,8 @@
-import type { Cache } from "../cache/cache.js";
 import type { CanonError } from "../errors/canon-error.js";
 import type { NormalizeOptions } from "../pipeline/normalize-options.js";
+import type { Cache } from "./cache.js";
 import type { CachePolicyOptions } from "./cache-policy.js";
-import type { Transport } from "./transport.js";
+import type { Transport } from "./http/transport.js";
 
 /**
  * Options of {@link createClient}, {@link canonicalize} and {@link resolve}: every normalize option
