@@ -29,6 +29,8 @@ export interface ResolvedClientOptions {
   readonly logger: { debug(message: string, data?: object): void } | null;
   readonly hooks: Readonly<NonNullable<ClientOptions["hooks"]>>;
   readonly cache: Cache | null;
+  readonly hostConcurrency: number;
+  readonly maxRetryAfterMs: number;
   /** The final pipeline's options (the chosen preset, validated by the pipeline itself). */
   readonly normalize: ResolvedNormalizeOptions;
   /** Every hop's syntactic form: rfc3986 with the same default scheme. */
@@ -144,6 +146,8 @@ const CHECKS: Readonly<Record<NetworkKey, Check>> = {
     }
   },
   cache: withMethods("get", "set"),
+  hostConcurrency: integer(1, 1_000_000),
+  maxRetryAfterMs: integer(0, MAX_TIMER),
 };
 
 function freezeCopy<T>(value: T): T {
@@ -188,6 +192,8 @@ function build(given: Readonly<ClientOptions>): ResolvedClientOptions {
     logger: given.logger ?? null,
     hooks: given.hooks ?? Object.freeze({}),
     cache: given.cache ?? null,
+    hostConcurrency: given.hostConcurrency ?? 6,
+    maxRetryAfterMs: given.maxRetryAfterMs ?? 5_000,
     normalize,
     hopNormalize,
     given,
