@@ -44,7 +44,7 @@ export function limitHostConcurrency(transport: Transport, limit: number): Trans
       next.grant();
       break;
     }
-    if (slots.head === slots.waiting.length) {
+    if (slots.head > 0 && slots.head === slots.waiting.length) {
       slots.waiting = [];
       slots.head = 0;
     } else if (slots.head > 1024 && slots.head * 2 > slots.waiting.length) {
@@ -54,17 +54,20 @@ export function limitHostConcurrency(transport: Transport, limit: number): Trans
     if (slots.active === 0 && slots.waiting.length === 0) hosts.delete(host);
   };
 
-  const acquire = (host: string, signal: AbortSignal): Promise<HostSlots> | HostSlots => {
+  // A free slot is taken synchronously: the common case costs no extra turn of the event loop.
+  const tryAcquire = (host: string): HostSlots | null => {
     let slots = hosts.get(host);
     if (slots === undefined) {
       slots = { active: 0, waiting: [], head: 0 };
       hosts.set(host, slots);
     }
-    if (slots.active < limit) {
-      slots.active++;
-      return slots;
-    }
-    const held = slots;
+    if (slots.active >= limit) return null;
+    slots.active++;
+    return slots;
+  };
+
+  const waitFor = (host: string, signal: AbortSignal): Promise<HostSlots> => {
+    const held = hosts.get(host) as HostSlots;
     return new Promise<HostSlots>((resolve, reject) => {
       const waiter: Waiter = {
         grant() {
@@ -81,36 +84,41 @@ export function limitHostConcurrency(transport: Transport, limit: number): Trans
     });
   };
 
-  const limited: Transport = {
-    async request(request: TransportRequest): Promise<TransportResponse> {
-      if (request.signal.aborted) throw request.signal.reason;
-      const host = request.url.hostname;
-      const slots = await acquire(host, request.signal);
-      let released = false;
-      const giveBack = (): void => {
-        if (released) return;
-        released = true;
-        release(host, slots);
-      };
-      let response: TransportResponse;
-      try {
-        response = await transport.request(request);
-      } catch (error) {
-        giveBack();
-        throw error;
-      }
-      return {
+  const send = (host: string, slots: HostSlots, request: TransportRequest): Promise<TransportResponse> => {
+    let released = false;
+    const giveBack = (): void => {
+      if (released) return;
+      released = true;
+      release(host, slots);
+    };
+    let pending: Promise<TransportResponse>;
+    try {
+      pending = transport.request(request);
+    } catch (error) {
+      giveBack();
+      return Promise.reject(error);
+    }
+    return pending.then(
+      (response) => ({
         status: response.status,
         headers: response.headers,
         body: response.body,
-        async dispose() {
-          try {
-            await response.dispose();
-          } finally {
-            giveBack();
-          }
-        },
-      };
+        dispose: () => response.dispose().finally(giveBack),
+      }),
+      (error: unknown) => {
+        giveBack();
+        throw error;
+      },
+    );
+  };
+
+  const limited: Transport = {
+    request(request: TransportRequest): Promise<TransportResponse> {
+      if (request.signal.aborted) return Promise.reject(request.signal.reason);
+      const host = request.url.hostname;
+      const slots = tryAcquire(host);
+      if (slots !== null) return send(host, slots, request);
+      return waitFor(host, request.signal).then((granted) => send(host, granted, request));
     },
   };
   if (transport.close !== undefined) limited.close = () => transport.close?.() ?? Promise.resolve();
