@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { provisionChromium } from "./provision-chromium.mjs";
 import { ensureRedisServer, startRedisServer } from "./test-services.mjs";
 
 function findTests(dir) {
@@ -45,6 +46,17 @@ if (needsRedis) {
     redis = await startRedisServer({ path: binary.path });
     env.CANONURL_TEST_REDIS = redis.url;
     env.CANONURL_REDIS_SERVER = binary.path;
+  }
+}
+
+// Chromium is installed here, before any test starts, so the minute apt-get may take never counts
+// against a browser test's timeout. Where it cannot be installed, the browser tests fail with the
+// command to run (tests/helpers/chromium.ts); they are never skipped.
+if (files.some((f) => f.endsWith(".browser.test.js"))) {
+  try {
+    provisionChromium();
+  } catch (error) {
+    console.error(`\n*** ${error.message}\n*** the browser tests will FAIL\n`);
   }
 }
 
