@@ -31,6 +31,8 @@ export interface ResolvedClientOptions {
   readonly hooks: Readonly<NonNullable<ClientOptions["hooks"]>>;
   readonly cache: Cache | null;
   readonly cachePolicy: ResolvedCachePolicy;
+  readonly hostConcurrency: number;
+  readonly maxRetryAfterMs: number;
   /** The final pipeline's options (the chosen preset, validated by the pipeline itself). */
   readonly normalize: ResolvedNormalizeOptions;
   /** Every hop's syntactic form: rfc3986 with the same default scheme. */
@@ -149,6 +151,8 @@ const CHECKS: Readonly<Record<NetworkKey, Check>> = {
   cachePolicy(value) {
     resolveCachePolicy(value);
   },
+  hostConcurrency: integer(1, 1_000_000),
+  maxRetryAfterMs: integer(0, MAX_TIMER),
 };
 
 function freezeCopy<T>(value: T): T {
@@ -194,6 +198,8 @@ function build(given: Readonly<ClientOptions>): ResolvedClientOptions {
     hooks: given.hooks ?? Object.freeze({}),
     cache: given.cache ?? null,
     cachePolicy: resolveCachePolicy(given.cachePolicy),
+    hostConcurrency: given.hostConcurrency ?? 6,
+    maxRetryAfterMs: given.maxRetryAfterMs ?? 5_000,
     normalize,
     hopNormalize,
     given,

@@ -5,6 +5,7 @@ import { type ResolvedClientOptions, resolveClientOptions } from "./client-optio
 import { DEFAULT_CONCURRENCY } from "./concurrency-option.js";
 import { defaultResolver } from "./guard/default-resolver.js";
 import type { ResolvedNetPolicy } from "./guard/destination.js";
+import { limitHostConcurrency } from "./host-limiter.js";
 import { createPinnedTransport } from "./http/pinned-transport.js";
 import { toCanonError } from "./http/to-canon-error.js";
 import type { Transport } from "./http/transport.js";
@@ -74,7 +75,10 @@ export function createResolvedClient(resolved: ResolvedClientOptions): Client {
   // An injected transport belongs to the caller, who closes it; ours is closed by close().
   const owned: Transport | null =
     resolved.transport === null ? createPinnedTransport({ ca: [...resolved.ca] }) : null;
-  const transport = resolved.transport ?? (owned as Transport);
+  const transport = limitHostConcurrency(
+    resolved.transport ?? (owned as Transport),
+    resolved.hostConcurrency,
+  );
   const ctx: ResolveContext = { options: resolved, transport, policy: netPolicyOf(resolved) };
   let closed: Promise<void> | null = null;
   // Without a cache the hop loop is called directly: no key, no lookup, nothing shared.

@@ -55,6 +55,13 @@ export interface ClientOptions extends NormalizeOptions {
   cache?: Cache;
   /** How long what the cache holds stays fresh; see docs/cache.md. */
   cachePolicy?: CachePolicyOptions;
+  /** Politeness: requests in flight to one host name at once, per client; more wait their turn. @default 6 */
+  hostConcurrency?: number;
+  /**
+   * A 429 or 503 whose `Retry-After` asks for at most this wait (and fits the deadline) is retried
+   * once after it; otherwise it fails with `http-status`, naming the Retry-After. @default 5000
+   */
+  maxRetryAfterMs?: number;
 }
 
 /** One request of a resolution. */
