@@ -17,11 +17,4 @@ export { canonicalize, resolve } from "./resolve/one-shot.js";
 export type { PinnedTransport, PinnedTransportOptions } from "./resolve/pinned-transport.js";
 export type { Transport, TransportRequest, TransportResponse } from "./resolve/transport.js";
 export type { ClientOptions, Hop, Outcome, Resolution, Trace } from "./resolve/types.js";
-export {
-  type ClearUrlsOptions,
-  type ClearUrlsOutcome,
-  type ClearUrlsPack,
-  clearUrlsRules,
-  clearUrlsSnapshotPath,
-  compileClearUrls,
-} from "./rules-node/clear-urls-rules.js";
+export { clearUrlsRules, clearUrlsSnapshotPath } from "./rules-node/clear-urls-rules.js";

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { ResolvedNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
+import { type OutputFormat, outputFormatFromFlag } from "./format-flag.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
 import type { InputLine } from "./line-splitter.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags, runNetworkMode } from "./network-mode.js";
@@ -36,6 +37,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
       ...NORMALIZE_FLAGS,
       offline: { type: "boolean" },
       json: { type: "boolean" },
+      format: { type: "string" },
       workers: { type: "string" },
       ...NETWORK_FLAGS,
       help: { type: "boolean", short: "h" },
@@ -58,6 +60,8 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
   if (values.workers !== undefined && !values.offline) {
     throw new UsageError("--workers needs --offline (network mode overlaps requests with --concurrency)");
   }
+  const format = outputFormatFromFlag(values.format);
+  if (format !== "url" && !values.offline) throw new UsageError(`--format ${format} needs --offline`);
   const network = values.offline ? undefined : networkOptionsFromFlags(values);
   const fromStdin = readsStdin(positionals);
   if (needsStdinHint(fromStdin, io.stdin)) await writeOut(io.stderr, STDIN_HINT);
@@ -69,8 +73,8 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
   }
   const failed =
     workers === 1
-      ? await runOffline(batches, resolved, json, io)
-      : await runOfflineWorkers(batches, recipe, json, workers, io);
+      ? await runOffline(batches, resolved, json, io, format)
+      : await runOfflineWorkers(batches, recipe, json, workers, io, format);
   return failed ? 1 : 0;
 }
 
@@ -93,11 +97,12 @@ async function runOffline(
   options: ResolvedNormalizeOptions,
   json: boolean,
   io: CliIo,
+  format: OutputFormat,
 ): Promise<boolean> {
   let failed = false;
   let base = 0;
   for await (const batch of batches) {
-    const output = formatOfflineBatch(batch, base, options, json);
+    const output = formatOfflineBatch(batch, base, options, json, format);
     base += batch.length;
     if (output.failed) failed = true;
     if (output.err !== "") await writeOut(io.stderr, output.err);

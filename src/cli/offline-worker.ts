@@ -2,6 +2,7 @@
 // thread checked, then answers each batch with formatOfflineBatch, the function the single-threaded
 // run calls, so both print the same bytes.
 import { parentPort, workerData } from "node:worker_threads";
+import type { OutputFormat } from "./format-flag.js";
 import type { InputLine } from "./line-splitter.js";
 import { type NormalizeRecipe, resolveRecipe } from "./normalize-flags.js";
 import { type BatchOutput, formatOfflineBatch } from "./offline-batch.js";
@@ -22,14 +23,15 @@ export interface BatchReply extends BatchOutput {
 export interface WorkerSetup {
   recipe: NormalizeRecipe;
   json: boolean;
+  format: OutputFormat;
 }
 
 if (parentPort !== null) {
   const port = parentPort;
-  const { recipe, json } = workerData as WorkerSetup;
+  const { recipe, json, format } = workerData as WorkerSetup;
   const options = resolveRecipe(recipe);
   port.on("message", ({ seq, base, lines }: BatchRequest) => {
-    const reply: BatchReply = { seq, ...formatOfflineBatch(lines, base, options, json) };
+    const reply: BatchReply = { seq, ...formatOfflineBatch(lines, base, options, json, format) };
     port.postMessage(reply);
   });
 }

@@ -4,14 +4,6 @@ import { fileURLToPath } from "node:url";
 import { type ClearUrlsPack, compileClearUrls } from "../rules/clearurls/compile-clear-urls.js";
 import type { DomainRule } from "../rules/domain-rule.js";
 
-// The Node entry takes the whole ClearURLs surface from here in one import.
-export {
-  type ClearUrlsOptions,
-  type ClearUrlsOutcome,
-  type ClearUrlsPack,
-  compileClearUrls,
-} from "../rules/clearurls/index.js";
-
 const SNAPSHOT = join("data", "clearurls", "data.min.json");
 
 /**
