@@ -32,11 +32,21 @@ describe("the shipped ClearURLs snapshot", () => {
     );
   });
 
+  // Providers of the snapshot that do not compile, each with why (docs/clearurls.md keeps the same
+  // list). Entries only leave it; the compiled count only goes up.
+  const KNOWN_SKIPPED: Record<string, string> = {};
+  const MIN_COMPILED = 205;
+
   it("compiles every provider, and the host index keys all but six", () => {
     const pack = compileClearUrls(snapshot);
     assert.equal(pack.providers, 205);
-    assert.equal(pack.compiled, 205);
-    assert.deepEqual(pack.skipped, []);
+    assert.ok(pack.compiled >= MIN_COMPILED, `compiled fell to ${pack.compiled}, below ${MIN_COMPILED}`);
+    assert.equal(pack.compiled + pack.skipped.length, pack.providers);
+    const unexplained = pack.skipped.filter((s) => !Object.hasOwn(KNOWN_SKIPPED, s.provider));
+    assert.deepEqual(unexplained, [], "a provider stopped compiling: fix it, or list it with why");
+    const compilesNow = Object.keys(KNOWN_SKIPPED).filter((p) => !pack.skipped.some((s) => s.provider === p));
+    assert.deepEqual(compilesNow, [], "these compile now: take them off the list and raise MIN_COMPILED");
+    assert.equal(pack.compiled, MIN_COMPILED, "raise MIN_COMPILED to the count reached");
     assert.equal(pack.keyed, 199);
     assert.equal(clearUrlsRules().length, 205);
     assert.equal(clearUrlsRules()[0]?.name, "clearurls:amazon");
