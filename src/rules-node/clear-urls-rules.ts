@@ -40,7 +40,7 @@ let shipped: ClearUrlsPack | undefined;
  * ```ts
  * const rules = [...defaultRules, ...clearUrlsRules()];
  * normalize("https://www.google.com/url?q=https%3A%2F%2Fexample.com%2Fa&sa=D", { rules });
- * // "http://example.com/a" — unwrapped by the "google" provider, then normalized
+ * // "https://example.com/a" — unwrapped, then normalized
  * ```
  */
 export function clearUrlsRules(data?: unknown): DomainRule[] {
