@@ -137,9 +137,14 @@ function stringList(value: unknown, name: string): readonly string[] | undefined
   throw new TypeError(`option "${name}" must be an array of non-empty strings`);
 }
 
+// Rules arrays already checked: the rule lookup is cached by the array's identity too (a changed
+// list takes a new array), and checking a 200-rule pack on every call cost more than normalizing.
+const checkedRuleLists = new WeakSet<object>();
+
 function ruleList(value: unknown): readonly DomainRule[] | undefined {
   if (value === undefined) return undefined;
   if (value === false) return Object.freeze([]);
+  if (Array.isArray(value) && checkedRuleLists.has(value)) return value as readonly DomainRule[];
   if (Array.isArray(value)) {
     value.forEach((rule: unknown, i) => {
       const r = rule as Partial<DomainRule> | null;
@@ -153,6 +158,7 @@ function ruleList(value: unknown): readonly DomainRule[] | undefined {
         throw new TypeError(`option "rules"[${i}] must be a DomainRule { name, match(url), apply(url) }`);
       }
     });
+    checkedRuleLists.add(value);
     return value as readonly DomainRule[];
   }
   throw new TypeError('option "rules" must be an array of DomainRule or false');

@@ -7,6 +7,7 @@ import {
   clearUrlsRules,
   clearUrlsSnapshotPath,
   compileClearUrls,
+  createRuleMatcher,
   defaultRules,
   explain,
 } from "../../src/index.js";
@@ -192,6 +193,27 @@ describe("the shipped ClearURLs snapshot", () => {
       claimedBy.add(rule === null ? "none" : rule.startsWith("clearurls:") ? "clearurls" : "ours");
     }
     assert.deepEqual([...claimedBy].sort(), ["clearurls", "none", "ours"]);
+  });
+
+  it("the lookup asks the pack once per URL and names the rule each rule's own match() names", () => {
+    const rules = [...defaultRules, ...clearUrlsRules()];
+    const find = createRuleMatcher(rules);
+    let claimed = 0;
+    const urls = [
+      ...GOLDEN.map(([input]) => input),
+      "https://www.bing.com/search?q=x&form=QBLH",
+      "https://example.com/?utm_source=x",
+      "https://example.com/plain",
+      "https://www.google.de/search?q=x&ei=abc&ved=1",
+    ];
+    for (const input of urls) {
+      const url = new URL(input);
+      const one = rules.find((r) => r.match(new URL(input)))?.name;
+      const grouped = find(url)?.name;
+      assert.equal(grouped, one, input);
+      if (grouped?.startsWith("clearurls:")) claimed++;
+    }
+    assert.ok(claimed >= 10, `the pack claimed ${claimed} of the sample`);
   });
 
   it("a redirection that needs its target parameter first still unwraps after canonurl sorted the query", () => {

@@ -1,5 +1,6 @@
 import { RuleError } from "../../errors/rule-error.js";
 import type { DomainRule } from "../domain-rule.js";
+import { RULE_GROUP, type RuleGroup } from "../rule-group.js";
 import { type ClearUrlsOutcome, runClearUrls } from "./clear-urls-pass.js";
 import { createPrefilter } from "./clear-urls-prefilter.js";
 import { type ClearUrlsProvider, compileProvider } from "./clear-urls-provider.js";
@@ -141,9 +142,23 @@ export function compileClearUrls(data: unknown, options: ClearUrlsOptions = {}):
     return memo.outcome;
   };
 
+  // The lookup asks the group once per URL instead of each of the pack's rules in turn; the
+  // answer is the one the rules' own match() calls give.
+  const group: RuleGroup = {
+    first(url: URL): number {
+      if (url === lastOutput) return lastClaimed;
+      memo.url = url;
+      memo.href = url.href;
+      memo.outcome = evaluate(memo.href);
+      memo.asked = providers.length;
+      return memo.outcome.acted;
+    },
+  };
+
   const rules: DomainRule[] = providers.map((provider, position) => {
     const name = `clearurls:${provider.name}`;
     return Object.freeze({
+      [RULE_GROUP]: Object.freeze({ group, offset: position }),
       name,
       match(url: URL): boolean {
         if (url === lastOutput) return lastClaimed === position;
