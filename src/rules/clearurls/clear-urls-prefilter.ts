@@ -26,7 +26,7 @@ function keyOf(literal: string): Key {
 }
 
 // A `|` outside every group makes the whole pattern an alternation: its head proves nothing.
-function hasTopLevelBar(source: string): boolean {
+export function hasTopLevelBar(source: string): boolean {
   let depth = 0;
   let inClass = false;
   for (let i = 0; i < source.length; i++) {

@@ -116,8 +116,10 @@ export function compileClearUrls(data: unknown, options: ClearUrlsOptions = {}):
   }
   const prefilter = createPrefilter(providers);
 
+  // Text with a line terminator is no serialized URL, and the providers' regexes are compiled
+  // for text without one (anchorLeadingDotStar): left alone.
   const evaluate = (href: string): ClearUrlsOutcome =>
-    href.length > maxUrlLength
+    href.length > maxUrlLength || /[\n\r\u2028\u2029]/.test(href)
       ? { href, acted: -1, kind: "untouched" }
       : runClearUrls(href, providers, prefilter.candidates(href));
 
