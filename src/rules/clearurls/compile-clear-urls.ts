@@ -22,8 +22,8 @@ export interface ClearUrlsOptions {
   allowReferralMarketing?: boolean;
   /**
    * The pack leaves a longer URL alone: ClearURLs regexes come from a replaceable file, and this
-   * bounds what any of them can cost (measured: the slowest provider over hostile 8,192-character
-   * URLs, docs/clearurls.md).
+   * bounds what any of them can cost (measured over hostile 8,192-character URLs: the slowest
+   * provider's regexes cost under one normalize() of the same URL, docs/clearurls.md).
    * @default 8192
    */
   maxUrlLength?: number;
