@@ -14,7 +14,9 @@ Options:
   --no-sort                 keep the query parameter order
   --trailing-slash keep|strip|add
   --keep-param NAME         never strip this parameter (repeatable)
+  --format url|surt|ssurt   with --offline: print the canonical URL (default) or its SURT / SSURT key
   --rules FILE              extra domain rules (YAML or JSON), tried before the built-in ones
+  --rules clearurls         the ClearURLs provider list, tried after the built-in rules
   --concurrency N           network mode: requests in flight (default 8)
   --max-hops N              network mode: redirects + canonical links followed (default 10)
   --timeout MS              network mode: deadline per URL across every hop (default 30000)
