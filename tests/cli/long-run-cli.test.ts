@@ -329,3 +329,48 @@ describe("--progress under a pseudo-terminal (script -qefc)", () => {
     assert.match(screen, /300\/300 done \| \d+\/s \| 6 failed/);
   });
 });
+
+describe("-o FILE --resume offline, one worker and several", () => {
+  it("a file cut at seeded byte offsets is completed to the uninterrupted bytes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "canonurl-resume-offline-"));
+    const input = join(dir, "in.txt");
+    // Mixed: successes, failures, blanks, a lone \r, so every kind of output line can be cut.
+    const text = Array.from({ length: 30_000 }, (_, i) =>
+      i % 97 === 3
+        ? ""
+        : i % 89 === 5
+          ? `ftp://f.test/${i}`
+          : i % 83 === 1
+            ? `http://cr.test/a\rb${i}`
+            : `HTTP://H${i % 50}.test/p/${i}/?utm_source=x&k=${i}`,
+    ).join("\n");
+    writeFileSync(input, `${text}\n`);
+    const cli = (args: string[]) => {
+      const stdin = openSync(input, "r");
+      const r = spawnSync(process.execPath, [BIN, "--offline", ...args], {
+        stdio: [stdin, "pipe", "pipe"],
+        encoding: "utf8",
+        env: testEnv,
+      });
+      closeSync(stdin);
+      return r;
+    };
+    const fullFile = join(dir, "full.out");
+    assert.equal(cli(["-o", fullFile]).status, 1);
+    const expected = readFileSync(fullFile);
+    const random = seeded(0x0ff1);
+    for (const workers of ["1", "2"]) {
+      for (let k = 0; k < 2; k++) {
+        const cut = 1 + Math.floor(random() * (expected.length - 2));
+        const file = join(dir, `cut-${workers}-${k}.out`);
+        writeFileSync(file, expected.subarray(0, cut));
+        const r = cli(["--workers", workers, "-o", file, "--resume"]);
+        assert.equal(r.status, 1, r.stderr.slice(0, 300));
+        assert.ok(readFileSync(file).equals(expected), `--workers ${workers}, cut at ${cut}`);
+        // The resumed run reported only failures at or after the first line it ran.
+        const kept = expected.subarray(0, cut).toString("utf8").split("\n").length - 1;
+        for (const m of r.stderr.matchAll(/^(\d+)\t/gm)) assert.ok(Number(m[1]) >= kept);
+      }
+    }
+  });
+});
