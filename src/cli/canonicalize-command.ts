@@ -91,64 +91,64 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
   const network = values.offline ? undefined : networkOptionsFromFlags(values);
   // The policy flags are serve's too: one parser, so both commands read them the same way.
   const policy = values.offline ? undefined : networkPolicyFromFlags(values);
-  const fromStdin = readsStdin(positionals);
-  const file =
-    values.output === undefined ? undefined : await openOutputFile(values.output, values.resume === true);
-  const base = file?.kept ?? 0;
-  let progress = NO_PROGRESS;
+  // Opened before the output file, so a bad --cache is a usage error that leaves FILE alone.
+  const cached =
+    network === undefined ? undefined : await cacheFromFlags(values, process.env, (m) => io.stderr.write(m));
   try {
-    if (wantsProgress(values.progress, values["no-progress"], io.stderr, file?.stream ?? io.stdout)) {
-      progress = await createProgress(io.stderr, { start: base });
-      const shown = progress;
-      void inputTotal(positionals, fromStdin, io.stdin).then((n) => n === undefined || shown.setTotal(n));
-    }
-    if (needsStdinHint(fromStdin, io.stdin)) await writeOut(io.stderr, STDIN_HINT);
-    const out: CliIo = {
-      stdin: io.stdin,
-      stdout: file?.stream ?? io.stdout,
-      stderr: progress.stderr ?? io.stderr,
-    };
-    const json = values.json === true;
-    const run = { base, progress };
-    if (network !== undefined) {
-      const flags = { json, concurrency: network.concurrency };
-      const inputs = lines(skipLines(readInputBatches(positionals, io.stdin), base));
-      const { cache, hostConcurrency } = await cacheFromFlags(values, process.env, (m) =>
-        out.stderr.write(m),
-      );
-      const client: ClientOptions = { ...options, ...network.options, ...policy };
-      if (cache !== undefined) client.cache = cache;
-      if (hostConcurrency !== undefined)
-        (client as { hostConcurrency?: number }).hostConcurrency = hostConcurrency;
-      try {
-        return await runNetworkMode(inputs, client, flags, out, process, run);
-      } finally {
-        await cache?.close();
+    const fromStdin = readsStdin(positionals);
+    const file =
+      values.output === undefined ? undefined : await openOutputFile(values.output, values.resume === true);
+    const base = file?.kept ?? 0;
+    let progress = NO_PROGRESS;
+    try {
+      if (wantsProgress(values.progress, values["no-progress"], io.stderr, file?.stream ?? io.stdout)) {
+        progress = await createProgress(io.stderr, { start: base });
+        const shown = progress;
+        void inputTotal(positionals, fromStdin, io.stdin).then((n) => n === undefined || shown.setTotal(n));
       }
+      if (needsStdinHint(fromStdin, io.stdin)) await writeOut(io.stderr, STDIN_HINT);
+      const out: CliIo = {
+        stdin: io.stdin,
+        stdout: file?.stream ?? io.stdout,
+        stderr: progress.stderr ?? io.stderr,
+      };
+      const json = values.json === true;
+      const run = { base, progress };
+      if (network !== undefined) {
+        const flags = { json, concurrency: network.concurrency };
+        const inputs = lines(skipLines(readInputBatches(positionals, io.stdin), base));
+        const client: ClientOptions = { ...options, ...network.options, ...policy };
+        if (cached?.cache !== undefined) client.cache = cached.cache;
+        if (cached?.hostConcurrency !== undefined)
+          (client as { hostConcurrency?: number }).hostConcurrency = cached.hostConcurrency;
+        return await runNetworkMode(inputs, client, flags, out, process, run);
+      }
+      const failed =
+        workers === 1
+          ? await runOffline(
+              skipLines(readInputBatches(positionals, io.stdin), base),
+              resolved,
+              json,
+              out,
+              run,
+              format,
+            )
+          : await runOfflineWorkers(
+              skipBlocks(readInputBlocks(positionals, io.stdin), base),
+              recipe,
+              json,
+              workers,
+              out,
+              run,
+              format,
+            );
+      return failed ? 1 : 0;
+    } finally {
+      progress.stop();
+      if (file !== undefined) await closeOutputFile(file.stream);
     }
-    const failed =
-      workers === 1
-        ? await runOffline(
-            skipLines(readInputBatches(positionals, io.stdin), base),
-            resolved,
-            json,
-            out,
-            run,
-            format,
-          )
-        : await runOfflineWorkers(
-            skipBlocks(readInputBlocks(positionals, io.stdin), base),
-            recipe,
-            json,
-            workers,
-            out,
-            run,
-            format,
-          );
-    return failed ? 1 : 0;
   } finally {
-    progress.stop();
-    if (file !== undefined) await closeOutputFile(file.stream);
+    await cached?.cache?.close();
   }
 }
 
