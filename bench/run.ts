@@ -2,14 +2,20 @@
 // Absolute times on these machines are noise; the ratios are what to read and report.
 // BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
 // change can be measured without the whole run; the full run is what closing figures quote.
+
+import { benchArchive } from "./archive.js";
+import { reportBundleSize } from "./bundle-size.js";
 import { classifyCases } from "./classify.js";
 import { benchCli } from "./cli.js";
+import { benchColdStart, reportColdStart } from "./cold-start.js";
 import { generateCorpus } from "./corpus.js";
 import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
+import { benchPatternMatch, HOSTILE_PATHS } from "./pattern-match.js";
 import { report } from "./report.js";
 import { benchResolve } from "./resolve.js";
+import { rulesCacheCases, USER_RULES } from "./rules-cache.js";
 import { benchServe, type ServeRate } from "./serve.js";
 
 const size = Number(process.env.BENCH_URLS ?? 50_000);
@@ -50,6 +56,34 @@ function normalizeGroup(): void {
     `identity is ${((medians.get("normalize-url@9") ?? Number.NaN) / identity).toFixed(2)}× faster than normalize-url@9 ` +
       `and ${(identity / (medians.get("new URL(u).href") ?? Number.NaN)).toFixed(2)}× the bare parse`,
   );
+}
+
+function rulesCacheGroup(): void {
+  // 2,000 URLs a round: a rebuilt 10,000-rule list costs a few µs per call, not the 1 µs of a URL.
+  const urls = corpus().slice(0, 2_000);
+  const medians = measureInterleaved(rulesCacheCases(), urls, rounds);
+  report(`rules-cache (${USER_RULES} user rules + defaultRules)`, urls.length, rounds, medians, [
+    "reused array",
+  ]);
+  const reused = medians.get("reused array") ?? Number.NaN;
+  const rebuilt = medians.get("rebuilt array") ?? Number.NaN;
+  const copy = medians.get("caller's copy alone") ?? Number.NaN;
+  console.log(
+    `rebuilding the rules array per call costs ${(rebuilt / reused).toFixed(2)}× reusing it (target ≤ 1.2×); ` +
+      `without the caller's own copy of the list, ${((rebuilt - copy) / reused).toFixed(2)}×`,
+  );
+}
+
+function patternMatchGroup(): void {
+  const rows = benchPatternMatch();
+  console.log(
+    `\n## pattern-match (each shape against ${HOSTILE_PATHS.length} hostile 100 KB paths, median of 5)`,
+  );
+  console.log("| pattern | worst ms | worst path | all paths ms |\n|---|---|---|---|");
+  for (const r of rows)
+    console.log(`| \`${r.shape}\` | ${r.worstMs.toFixed(3)} | ${r.worstPath} | ${r.totalMs.toFixed(3)} |`);
+  const worst = Math.max(...rows.map((r) => r.worstMs));
+  console.log(`slowest shape: ${worst.toFixed(3)} ms on one 100 KB path (target ≤ 50 ms)`);
 }
 
 async function headScanGroup(): Promise<void> {
@@ -117,9 +151,14 @@ const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
+  ["rules-cache", rulesCacheGroup],
+  ["pattern-match", patternMatchGroup],
+  ["cold-start", () => reportColdStart(benchColdStart())],
+  ["bundle-size", reportBundleSize],
   ["serve", serveGroup],
   ["head-scan", headScanGroup],
   ["cli", cliGroup],
+  ["archive", () => benchArchive(corpus(), rounds)],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");

@@ -18,8 +18,8 @@ interface WptRow {
 // gives, when an input the browser rejects is rejected as invalid-url, and when a non-http(s) URL
 // is refused as unsupported-scheme (canonurl's contract).
 const OPTIONS = { preset: "rfc3986", stripFragment: false } as const;
-const CATEGORIES = new Set(["default-scheme", "node-ada"]);
-const MIN_AGREE = 549;
+const CATEGORIES = new Set(["default-scheme", "no-base", "node-ada"]);
+const MIN_AGREE = 551;
 
 function outcome(input: string): string {
   try {
@@ -49,7 +49,23 @@ describe("conformance: WPT urltestdata.json (parse stage)", () => {
           : outcome(r.href ?? "");
       return { key: r.input, agrees: got === expected, expected, got };
     });
-    const agree = checkAgainstLedger(results, fromRoot("tests/conformance/wpt/urltestdata.divergences.json"), CATEGORIES, MIN_AGREE);
+    // A node-ada row diverges because of the URL parser inside Node (Ada), and newer Node versions
+    // fix some (Node 24 reads `file://xn--/p` as WPT does; 20 and 22 reject it). So such a row is
+    // a divergence only where this Node's own URL reads it differently from WPT; elsewhere
+    // canonurl must agree like on any unlisted row.
+    const ledgerPath = fromRoot("tests/conformance/wpt/urltestdata.divergences.json");
+    const ledger = JSON.parse(readFileSync(ledgerPath, "utf8")) as Record<string, string>;
+    const nodeReadsAsWpt = (r: WptRow): boolean => {
+      try {
+        return r.failure !== true && new URL(r.input).href === r.href;
+      } catch {
+        return r.failure === true;
+      }
+    };
+    const notOnThisNode = new Set(
+      absolute.filter((r) => ledger[r.input] === "node-ada" && nodeReadsAsWpt(r)).map((r) => r.input),
+    );
+    const agree = checkAgainstLedger(results, ledgerPath, CATEGORIES, MIN_AGREE, notOnThisNode);
     console.log(`WPT urltestdata: ${agree}/${absolute.length} absolute rows agree; ${relative.length} relative rows are another stage`);
   });
 });

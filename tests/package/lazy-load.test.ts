@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
+import { fromRoot } from "../helpers/paths.js";
 import { loadedPackages } from "./loaded-modules.js";
 
 // What `import("canonurl")` costs is what it loads. The resolver's engine (undici, htmlparser2 and
@@ -41,6 +43,21 @@ if (m.classify("https:/evil.test/x").class !== "hidden-host") throw new Error("c
 checkpoint("import");
 `);
     assert.deepEqual(loaded.import, []);
+  });
+
+  it("a one-URL `canonurl --offline` run loads neither", { timeout: 30_000 }, async () => {
+    // The CLI's network mode imports the lazy client, so offline runs never pay for the engine
+    // (importing it eagerly cost the one-URL run ~0.25 s of CPU).
+    const bin = pathToFileURL(fromRoot("dist/cli/bin.js")).href;
+    const loaded = await loadedPackages(`
+process.argv = [process.execPath, "canonurl", "--offline", "https://youtu.be/dQw4w9WgXcQ?si=x"];
+await import(${JSON.stringify(bin)});
+// bin.js sets the exit code when main() settles.
+while (process.exitCode === undefined) await new Promise((r) => setImmediate(r));
+if (process.exitCode !== 0) throw new Error("exit " + process.exitCode);
+checkpoint("offline");
+`);
+    assert.deepEqual(present(loaded.offline, LAZY), [], `loaded: ${loaded.offline}`);
   });
 
   it("createClient validates at construction, before any engine loads", { timeout: 30_000 }, async () => {

@@ -52,7 +52,8 @@ globalThis.checkpoint = (name) => {
 try {
 ${body}
 } finally {
-  process.stdout.write(JSON.stringify(checkpoints));
+  // On a line of its own: the body may print (the CLI writes its results to stdout).
+  process.stdout.write("\\n" + JSON.stringify(checkpoints));
 }
 `;
     const child = spawn(
@@ -66,7 +67,7 @@ ${body}
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     if (code !== 0) throw new Error(`the probe exited ${code}: ${stderr}`);
-    return JSON.parse(stdout) as LoadedPackages;
+    return JSON.parse(stdout.slice(stdout.lastIndexOf("\n") + 1)) as LoadedPackages;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

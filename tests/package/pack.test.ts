@@ -96,12 +96,14 @@ describe("the packed package", { timeout: 180_000 }, () => {
       }
     }
     assert.ok(imports > 100, `only ${imports} relative imports checked`);
-    // Nothing runs on a user's machine at install. (`prepare` stays: npm runs it in a clone and for
-    // a git dependency, never for a registry or tarball install, which the next test shows.)
+    // Nothing runs on a user's machine at install. `prepare` counts too: npm runs it for git and
+    // directory dependencies and some package managers for every dependency, and here it would
+    // call scripts/ and tsc, which the tarball does not carry. The build runs at `prepack`.
     const installHooks = Object.keys(pkg.scripts ?? {}).filter((s) =>
-      ["preinstall", "install", "postinstall", "prepublish"].includes(s),
+      ["preinstall", "install", "postinstall", "prepublish", "prepare"].includes(s),
     );
     assert.deepEqual(installHooks, []);
+    assert.equal(pkg.scripts?.prepack, "npm run build", "a packed tarball is built from the sources");
   });
 
   it("installs from the tarball offline, and the install runs nothing", () => {
@@ -153,7 +155,7 @@ console.log(JSON.stringify([
     assert.equal(r.stderr, "");
     assert.deepEqual(JSON.parse(r.stdout), [
       "http://www.shop.example/a",
-      "youtube-v1",
+      "youtube-v2",
       false,
       "http://b.example/x",
       true,
