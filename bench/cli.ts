@@ -1,14 +1,13 @@
 // The command line's offline throughput against the library in a loop, and --workers 2 against
-// --workers 1. The CLI runs as a child process (spawnSync, stdin a file, stdout and stderr
-// /dev/null), so its figure includes start-up; the loop runs in this process, reads the same
-// file, normalizes each line and writes the output to /dev/null in 64 KiB pieces, which is the
-// least any program doing the CLI's job must do.
+// --workers 1. Both run as child processes (spawnSync, stdin the file, stdout and stderr
+// /dev/null), so both figures include start-up: the loop (cli-loop.ts) reads the same file,
+// normalizes each line and writes the output in 64 KiB pieces, which is the least any program
+// doing the command's job must do.
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { normalize } from "../src/index.js";
 import { generateCorpus } from "./corpus.js";
 
 /** Medians of one run of the group, in milliseconds per pass over the file. */
@@ -22,38 +21,26 @@ export interface CliBenchResult {
 
 const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
 
+const LOOP = fileURLToPath(new URL("./cli-loop.js", import.meta.url));
+
 function loop(file: string): number {
-  const start = process.hrtime.bigint();
-  const lines = readFileSync(file, "utf8").split("\n");
-  const fd = openSync("/dev/null", "w");
-  let out = "";
-  for (const line of lines) {
-    try {
-      out += `${normalize(line)}\n`;
-    } catch {
-      out += "\n";
-    }
-    if (out.length >= 65_536) {
-      writeSync(fd, out);
-      out = "";
-    }
-  }
-  writeSync(fd, out);
-  closeSync(fd);
-  return Number(process.hrtime.bigint() - start) / 1e6;
+  return timeChild([LOOP, file], file);
 }
 
 function cli(file: string, workers: number): number {
+  return timeChild([BIN, "--offline", "--workers", String(workers)], file);
+}
+
+function timeChild(args: string[], file: string): number {
   const input = openSync(file, "r");
   const sink = openSync("/dev/null", "w");
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [BIN, "--offline", "--workers", String(workers)], {
-    stdio: [input, sink, sink],
-  });
+  const r = spawnSync(process.execPath, args, { stdio: [input, sink, sink] });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   closeSync(input);
   closeSync(sink);
-  if (r.status !== 0 && r.status !== 1) throw new Error(`canonurl exited ${r.status}: ${r.error ?? ""}`);
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`${args.join(" ")} exited ${r.status}: ${r.error ?? ""}`);
   return ms;
 }
 

@@ -1,7 +1,7 @@
 // The head scan against hostile heads: CPU time per 1 MiB shape (the default maxBodyBytes), as a
 // ratio to scanning a benign 1 MiB head. The scan runs on the event loop, where no deadline can
 // interrupt it, so CPU time (process.cpuUsage), not wall time, is the figure.
-import { scanHtmlHead } from "../src/resolve/html-canonical.js";
+import { scanHtmlHead } from "../src/resolve/discover/html-canonical.js";
 import { benignHead, chunked, hostileHeads } from "../tests/helpers/hostile-heads.js";
 
 const MiB = 1 << 20;

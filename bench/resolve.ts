@@ -5,7 +5,7 @@
 import { Worker } from "node:worker_threads";
 import { Pool } from "undici";
 import { createClient } from "../src/resolve/client.js";
-import { createPinnedTransport } from "../src/resolve/pinned-transport.js";
+import { createPinnedTransport } from "../src/resolve/http/pinned-transport.js";
 
 /** What {@link benchResolve} measured (medians over the rounds). */
 export interface ResolveBenchResult {

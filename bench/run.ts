@@ -2,6 +2,8 @@
 // Absolute times on these machines are noise; the ratios are what to read and report.
 // BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
 // change can be measured without the whole run; the full run is what closing figures quote.
+
+import { benchArchive } from "./archive.js";
 import { reportBundleSize } from "./bundle-size.js";
 import { classifyCases } from "./classify.js";
 import { benchCli } from "./cli.js";
@@ -10,8 +12,11 @@ import { generateCorpus } from "./corpus.js";
 import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
+import { benchPatternMatch, HOSTILE_PATHS } from "./pattern-match.js";
 import { report } from "./report.js";
 import { benchResolve } from "./resolve.js";
+import { rulesCacheCases, USER_RULES } from "./rules-cache.js";
+import { benchServe, type ServeRate } from "./serve.js";
 
 const size = Number(process.env.BENCH_URLS ?? 50_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -53,6 +58,34 @@ function normalizeGroup(): void {
   );
 }
 
+function rulesCacheGroup(): void {
+  // 2,000 URLs a round: a rebuilt 10,000-rule list costs a few µs per call, not the 1 µs of a URL.
+  const urls = corpus().slice(0, 2_000);
+  const medians = measureInterleaved(rulesCacheCases(), urls, rounds);
+  report(`rules-cache (${USER_RULES} user rules + defaultRules)`, urls.length, rounds, medians, [
+    "reused array",
+  ]);
+  const reused = medians.get("reused array") ?? Number.NaN;
+  const rebuilt = medians.get("rebuilt array") ?? Number.NaN;
+  const copy = medians.get("caller's copy alone") ?? Number.NaN;
+  console.log(
+    `rebuilding the rules array per call costs ${(rebuilt / reused).toFixed(2)}× reusing it (target ≤ 1.2×); ` +
+      `without the caller's own copy of the list, ${((rebuilt - copy) / reused).toFixed(2)}×`,
+  );
+}
+
+function patternMatchGroup(): void {
+  const rows = benchPatternMatch();
+  console.log(
+    `\n## pattern-match (each shape against ${HOSTILE_PATHS.length} hostile 100 KB paths, median of 5)`,
+  );
+  console.log("| pattern | worst ms | worst path | all paths ms |\n|---|---|---|---|");
+  for (const r of rows)
+    console.log(`| \`${r.shape}\` | ${r.worstMs.toFixed(3)} | ${r.worstPath} | ${r.totalMs.toFixed(3)} |`);
+  const worst = Math.max(...rows.map((r) => r.worstMs));
+  console.log(`slowest shape: ${worst.toFixed(3)} ms on one 100 KB path (target ≤ 50 ms)`);
+}
+
 async function headScanGroup(): Promise<void> {
   const headRounds = Number(process.env.BENCH_HEAD_ROUNDS ?? 7);
   const figures = await benchHeadScan(headRounds);
@@ -69,6 +102,33 @@ async function headScanGroup(): Promise<void> {
 
 function classifyGroup(): void {
   report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
+}
+
+function rateLine(name: string, r: ServeRate, base: ServeRate): string {
+  return (
+    `${name}: ${r.requestsPerSecond.toFixed(0)} requests/s, ${r.urlsPerSecond.toFixed(0)} URLs/s ` +
+    `(constant app: ${base.requestsPerSecond.toFixed(0)} requests/s; ${((r.requestsPerSecond / base.requestsPerSecond) * 100).toFixed(0)}% of it)`
+  );
+}
+
+async function serveGroup(): Promise<void> {
+  const r = await benchServe();
+  console.log(
+    `\n## serve (autocannon on loopback, server in a worker thread, ${r.seconds} s per run, median of ${r.rounds} interleaved rounds)`,
+  );
+  console.log(rateLine(`GET /v1/normalize, ${r.getConnections} connections`, r.get.canonurl, r.get.constant));
+  console.log(
+    rateLine(
+      `POST /v1/normalize, ${r.batchSize}-line NDJSON, ${r.postConnections} connections`,
+      r.post.canonurl,
+      r.post.constant,
+    ),
+  );
+  console.log(
+    `normalize() in-process over the same ${r.batchSize} URLs: ${r.inProcessUrlsPerSecond.toFixed(0)} URLs/s; ` +
+      `the batch route reaches ${(r.batchRatio * 100).toFixed(0)}% of it, round by round (target 50%)`,
+  );
+  console.log(`answers not 2xx or failed: ${r.faults}`);
 }
 
 function cliGroup(): void {
@@ -91,10 +151,14 @@ const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
+  ["rules-cache", rulesCacheGroup],
+  ["pattern-match", patternMatchGroup],
   ["cold-start", () => reportColdStart(benchColdStart())],
   ["bundle-size", reportBundleSize],
+  ["serve", serveGroup],
   ["head-scan", headScanGroup],
   ["cli", cliGroup],
+  ["archive", () => benchArchive(corpus(), rounds)],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");

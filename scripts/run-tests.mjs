@@ -3,8 +3,9 @@
 // Services the selected tests need (a redis-server) are started here, handed over through the
 // environment, and stopped at the end whatever the tests did.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { provisionChromium } from "./provision-chromium.mjs";
 import { ensureRedisServer, startRedisServer } from "./test-services.mjs";
 
 function findTests(dir) {
@@ -12,7 +13,10 @@ function findTests(dir) {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...findTests(path));
-    else if (name.endsWith(".test.js")) out.push(path);
+    // tsc never deletes its output: a test whose source was moved or removed leaves its old build
+    // behind, which would run again against stale modules. Only a test with a source is run.
+    else if (name.endsWith(".test.js") && existsSync(path.replace(/^build[\\/]/, "").replace(/\.js$/, ".ts")))
+      out.push(path);
   }
   return out;
 }
@@ -42,6 +46,17 @@ if (needsRedis) {
     redis = await startRedisServer({ path: binary.path });
     env.CANONURL_TEST_REDIS = redis.url;
     env.CANONURL_REDIS_SERVER = binary.path;
+  }
+}
+
+// Chromium is installed here, before any test starts, so the minute apt-get may take never counts
+// against a browser test's timeout. Where it cannot be installed, the browser tests fail with the
+// command to run (tests/helpers/chromium.ts); they are never skipped.
+if (files.some((f) => f.endsWith(".browser.test.js"))) {
+  try {
+    provisionChromium();
+  } catch (error) {
+    console.error(`\n*** ${error.message}\n*** the browser tests will FAIL\n`);
   }
 }
 

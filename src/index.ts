@@ -5,17 +5,18 @@
 // engine) nor yaml (loadRules). The resolver exports are shims that validate options synchronously
 // and import the engine on first use; loadRules loads yaml on its first call.
 // tests/package/lazy-load.test.ts pins what an import loads.
-export type { Cache, CacheEntry } from "./cache/cache.js";
+
 export { memoryCache } from "./cache/memory-cache.js";
 export { redisCache } from "./cache/redis-cache.js";
 export { sqliteCache } from "./cache/sqlite-cache.js";
 export * from "./core.js";
 export { loadRules } from "./node/load-rules.js";
+export type { Cache, CacheEntry } from "./resolve/cache.js";
 export type { Client } from "./resolve/client.js";
+export type { PinnedTransport, PinnedTransportOptions } from "./resolve/http/pinned-transport.js";
+export type { Transport, TransportRequest, TransportResponse } from "./resolve/http/transport.js";
 export { createClient, createPinnedTransport } from "./resolve/lazy-client.js";
 export { canonicalize, resolve } from "./resolve/one-shot.js";
-export type { PinnedTransport, PinnedTransportOptions } from "./resolve/pinned-transport.js";
-export type { Transport, TransportRequest, TransportResponse } from "./resolve/transport.js";
 export type { ClientOptions, Hop, Outcome, Resolution, Trace } from "./resolve/types.js";
 export {
   type ClearUrlsOptions,

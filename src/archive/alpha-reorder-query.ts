@@ -10,17 +10,35 @@
  * ```
  */
 export function alphaReorderQuery(query: string): string {
-  if (query.length <= 1) return query;
-  const args = query.split("&").map((arg) => {
-    const eq = arg.indexOf("=");
-    return eq === -1 ? { name: arg, value: null } : { name: arg.slice(0, eq), value: arg.slice(eq + 1) };
-  });
-  args.sort((a, b) => {
-    if (a.name !== b.name) return a.name < b.name ? -1 : 1;
-    if (a.value === b.value) return 0;
-    if (a.value === null) return -1;
-    if (b.value === null) return 1;
-    return a.value < b.value ? -1 : 1;
-  });
-  return args.map((a) => (a.value === null ? a.name : `${a.name}=${a.value}`)).join("&");
+  if (query.length <= 1 || !query.includes("&")) return query;
+  const args = query.split("&");
+  let sorted = true;
+  for (let i = 1; i < args.length && sorted; i++)
+    sorted = compareArgs(args[i - 1] as string, args[i] as string) <= 0;
+  if (sorted) return query;
+  return args.sort(compareArgs).join("&");
+}
+
+function nameLength(arg: string): number {
+  const eq = arg.indexOf("=");
+  return eq === -1 ? arg.length : eq;
+}
+
+// Compares two arguments as written (no objects per argument: this runs for every key): by name
+// in code-unit order, then the bare argument first, then by value.
+function compareArgs(a: string, b: string): number {
+  const na = nameLength(a);
+  const nb = nameLength(b);
+  const common = Math.min(na, nb);
+  for (let i = 0; i < common; i++) {
+    const d = a.charCodeAt(i) - b.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  if (na !== nb) return na - nb;
+  const bareA = a.length === na;
+  const bareB = b.length === nb;
+  if (bareA || bareB) return bareA === bareB ? 0 : bareA ? -1 : 1;
+  const va = a.slice(na + 1);
+  const vb = b.slice(nb + 1);
+  return va < vb ? -1 : va > vb ? 1 : 0;
 }

@@ -26,8 +26,14 @@ export interface ArchiveUrl {
 
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 
+function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+}
+
 function stripEdges(text: string): string {
   // Python's str.strip(): ASCII whitespace at both ends.
+  if (text === "" || (!isSpace(text.charCodeAt(0)) && !isSpace(text.charCodeAt(text.length - 1))))
+    return text;
   return text.replace(/^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g, "");
 }
 
@@ -44,10 +50,13 @@ function stripEdges(text: string): string {
  * ```
  */
 export function parseArchiveUrl(raw: string): ArchiveUrl | undefined {
-  let url = stripEdges(raw).replace(/[\t\n\r]/g, "");
+  let url = stripEdges(raw);
+  if (/[\t\n\r]/.test(url)) url = url.replace(/[\t\n\r]/g, "");
   if (!SCHEME.test(url)) url = `http://${url}`;
   // handyurl: "http://https://order.1and1.com" is https://order.1and1.com.
-  const repeated = /^(?:https?:\/\/)+/i.exec(url);
+  const sep = url.indexOf("://");
+  const twice = (sep === 4 || sep === 5) && url.slice(sep + 3, sep + 7).toLowerCase() === "http";
+  const repeated = twice ? /^(?:https?:\/\/)+/i.exec(url) : null;
   if (repeated !== null && repeated[0].length > 8) {
     const last = repeated[0].toLowerCase().lastIndexOf("http");
     url = url.slice(last);

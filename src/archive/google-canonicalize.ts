@@ -19,9 +19,55 @@ export function googleCanonicalize(url: ArchiveUrl): ArchiveUrl {
   if (url.user) url.user = minimalEscape(url.user);
   if (url.password) url.password = minimalEscape(url.password);
   if (url.query) url.query = minimalEscape(url.query);
-  if (url.host !== null) url.host = canonicalHost(url.host);
-  url.path = minimalEscape(normalizeArchivePath(unescapeToText(url.path)));
+  if (url.host !== null && !isPlainDomain(url.host)) url.host = canonicalHost(url.host);
+  // surt decodes the path, removes dot and empty segments, then escapes it. Escaping first gives
+  // the same: it maps "/" and "." to themselves and every other byte to text without them, so
+  // the segments are the same, and no new %XX can form across a removed segment ("/" is not hex).
+  if (!isPlainPath(url.path)) url.path = normalizeArchivePath(minimalEscape(url.path));
+  else if (url.path === "") url.path = "/";
   return url;
+}
+
+// The fast paths below recognize text every step would leave as it is (most of what a normalized
+// URL holds), so the common key costs a scan instead of the byte-level decode, split and escape.
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * True for a lowercase DNS name of letters, digits, `-` and `_` in non-empty labels whose last
+ * label does not start with a digit: nothing to decode, map to ASCII or strip, and not an IPv4
+ * address in any spelling (those end in a numeric label), so canonicalHost returns it unchanged.
+ */
+export function isPlainDomain(host: string): boolean {
+  let labelStart = 0;
+  for (let i = 0; i < host.length; i++) {
+    const c = host.charCodeAt(i);
+    if (c === 0x2e) {
+      if (i === labelStart) return false;
+      labelStart = i + 1;
+    } else if (!((c >= 0x61 && c <= 0x7a) || isDigit(c) || c === 0x2d || c === 0x5f)) return false;
+  }
+  return labelStart < host.length && !isDigit(host.charCodeAt(labelStart));
+}
+
+/**
+ * True for a path every step leaves as it is: empty or rooted, printable ASCII without `%` or
+ * `#` (nothing to decode or escape), and no empty, `.` or `..` segment (nothing for
+ * normalizeArchivePath to remove; `/.` anywhere sends it the long way).
+ */
+export function isPlainPath(path: string): boolean {
+  if (path === "") return true;
+  if (path.charCodeAt(0) !== 0x2f) return false;
+  let previous = 0;
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f || c === 0x23 || c === 0x25) return false;
+    if (previous === 0x2f && (c === 0x2f || c === 0x2e)) return false;
+    previous = c;
+  }
+  return true;
 }
 
 function canonicalHost(raw: string): string {

@@ -31,7 +31,8 @@ export function iaCanonicalize(url: ArchiveUrl, keepWww: boolean): ArchiveUrl {
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
   url.path = path;
   if (url.query !== null) {
-    const query = alphaReorderQuery(stripQuerySessionId(url.query).toLowerCase());
+    // Lowercased before the session ids go: their matchers ignore case, so they cut the same.
+    const query = alphaReorderQuery(stripQuerySessionId(url.query.toLowerCase()));
     url.query = query === "" ? null : query;
   }
   url.fragment = null;

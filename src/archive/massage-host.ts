@@ -11,6 +11,7 @@ const WWW = /^www\d*\./;
  * ```
  */
 export function massageHost(host: string): string {
+  if (!host.startsWith("www")) return host;
   const match = WWW.exec(host);
   return match === null ? host : host.slice(match[0].length);
 }

@@ -3,7 +3,13 @@
 // are made of bytes: a string is read as its UTF-8 bytes first, so "ü" and "%C3%BC" meet.
 
 const encoder = new TextEncoder();
-const HEX = "0123456789ABCDEF";
+const HEX_CODES = new TextEncoder().encode("0123456789ABCDEF");
+const ascii = new TextDecoder();
+const utf8Strict = new TextDecoder("utf-8", { fatal: true });
+// escapeOnce's output buffer, grown when a longer input comes (one thread, no reentry).
+// Past MAX_SCRATCH a one-off buffer is used, so one hostile input does not stay in memory.
+const MAX_SCRATCH = 65536;
+let scratch = new Uint8Array(1024);
 
 function hexValue(code: number): number {
   if (code >= 0x30 && code <= 0x39) return code - 0x30;
@@ -34,7 +40,12 @@ function isPlain(text: string): boolean {
  * ```
  */
 export function unescapeRepeatedly(input: Uint8Array): Uint8Array {
-  const out = new Uint8Array(input.length);
+  return unescapeInto(new Uint8Array(input.length), input);
+}
+
+// The reduction of unescapeRepeatedly, writing into `out` (as long as the input); `input` may be
+// `out` itself, as the output never overtakes the input.
+function unescapeInto(out: Uint8Array, input: Uint8Array): Uint8Array {
   let n = 0;
   for (let i = 0; i < input.length; i++) {
     out[n++] = input[i] as number;
@@ -59,25 +70,21 @@ export function unescapeRepeatedly(input: Uint8Array): Uint8Array {
  * ```
  */
 export function escapeOnce(bytes: Uint8Array): string {
-  let out = "";
-  let start = 0;
+  // The escaped text is ASCII: built as bytes in a reused buffer and decoded once (a string built
+  // piece by piece, or String.fromCharCode over spread runs, cost several times more on short keys).
+  const size = bytes.length * 3;
+  if (scratch.length < size && size <= MAX_SCRATCH) scratch = new Uint8Array(size);
+  const out = scratch.length >= size ? scratch : new Uint8Array(size);
+  let n = 0;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i] as number;
     if (b <= 0x20 || b >= 0x7f || b === 0x23 || b === 0x25) {
-      out += latin1(bytes, start, i);
-      out += `%${HEX[b >> 4]}${HEX[b & 15]}`;
-      start = i + 1;
-    }
+      out[n++] = 0x25;
+      out[n++] = HEX_CODES[b >> 4] as number;
+      out[n++] = HEX_CODES[b & 15] as number;
+    } else out[n++] = b;
   }
-  return out + latin1(bytes, start, bytes.length);
-}
-
-// String.fromCharCode(...run) overflows the stack past ~100k arguments: long runs go in chunks.
-function latin1(bytes: Uint8Array, start: number, end: number): string {
-  let out = "";
-  for (let i = start; i < end; i += 8192)
-    out += String.fromCharCode(...bytes.subarray(i, Math.min(end, i + 8192)));
-  return out;
+  return ascii.decode(out.subarray(0, n));
 }
 
 /**
@@ -91,7 +98,20 @@ function latin1(bytes: Uint8Array, start: number, end: number): string {
  */
 export function minimalEscape(text: string): string {
   if (isPlain(text)) return text;
-  return escapeOnce(unescapeRepeatedly(encoder.encode(text)));
+  const bytes = utf8(text);
+  return escapeOnce(unescapeInto(bytes, bytes));
+}
+
+// ASCII text (most of what reaches here: escapes, not raw UTF-8) is its own bytes; copying them
+// costs less than a TextEncoder call on keys this short.
+function utf8(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return encoder.encode(text);
+    bytes[i] = c;
+  }
+  return bytes;
 }
 
 /**
@@ -105,9 +125,10 @@ export function minimalEscape(text: string): string {
  */
 export function unescapeToText(text: string): string {
   if (isPlain(text)) return text;
-  const bytes = unescapeRepeatedly(encoder.encode(text));
+  const raw = utf8(text);
+  const bytes = unescapeInto(raw, raw);
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return utf8Strict.decode(bytes);
   } catch {
     return escapeOnce(bytes);
   }

@@ -12,7 +12,14 @@ import { isIpHost } from "./ipv4-host.js";
  */
 export function hostToSurt(host: string): string {
   if (host.startsWith("[")) return host;
-  return host.split(".").reverse().join(",");
+  let out = "";
+  let end = host.length;
+  for (let dot = host.lastIndexOf("."); dot !== -1; dot = host.lastIndexOf(".", dot - 1)) {
+    out += `${host.slice(dot + 1, end)},`;
+    end = dot;
+    if (dot === 0) break;
+  }
+  return out + host.slice(0, end);
 }
 
 /**

@@ -49,6 +49,8 @@ function run(query: string, at: number, count: number, ok: (c: number) => boolea
  * ```
  */
 export function stripQuerySessionId(query: string): string {
+  // Every id's name ends in "id" ("sid=", "…sessionid…", "cfid="): a query without it has none.
+  if (!query.includes("id") && !/id/i.test(query)) return query;
   let q = query;
   for (const key of ["jsessionid=", "phpsessid=", "sid="]) {
     q = stripLast(q, q.toLowerCase(), key, (at) => run(q, at, 32, isAlnum));

@@ -9,6 +9,21 @@ import { resolveSurtOptions, type SurtOptions } from "./surt-options.js";
 // Records a CDX index keys by their own text (the Archive's key maker returns them unchanged).
 const VERBATIM = /^(?:filedesc|warcinfo|dns:)/i;
 const HTTP_OR_NO_SCHEME = /^(?:https?:|(?![a-zA-Z][a-zA-Z0-9+.-]*:))/i;
+const RFC3986 = Object.freeze({ preset: "rfc3986" as const });
+const IDENTITY = Object.freeze({ preset: "identity" as const });
+
+// The two tests run on every key: a look at the first characters settles most of them before
+// any regex runs.
+function isVerbatim(text: string): boolean {
+  const c = text.charCodeAt(0) | 0x20;
+  return (c === 0x66 || c === 0x77 || c === 0x64) && VERBATIM.test(text);
+}
+
+function isHttpOrNoScheme(text: string): boolean {
+  const head = text.slice(0, 6).toLowerCase();
+  if (head.startsWith("http:") || head === "https:") return true;
+  return HTTP_OR_NO_SCHEME.test(text);
+}
 
 /**
  * The Sort-friendly URI Reordering Transform, as web archives key their indexes (Heritrix, pywb,
@@ -34,9 +49,11 @@ export function surt(url: string, options?: SurtOptions): string {
   const { preset, keepWww } = resolveSurtOptions(options);
   const trimmed = url.trim();
   if (trimmed === "") return "-";
-  if (VERBATIM.test(trimmed)) return trimmed;
+  if (isVerbatim(trimmed)) return trimmed;
   const text =
-    preset !== "none" && HTTP_OR_NO_SCHEME.test(trimmed) ? normalize(trimmed, { preset }) : trimmed;
+    preset !== "none" && isHttpOrNoScheme(trimmed)
+      ? normalize(trimmed, preset === "rfc3986" ? RFC3986 : IDENTITY)
+      : trimmed;
   const parts = parseArchiveUrl(text);
   if (parts === undefined)
     throw new UrlError("invalid-url", `invalid URL (port): ${JSON.stringify(url)}`, { url });

@@ -1,7 +1,11 @@
 import { parseArgs } from "node:util";
 import type { ResolvedNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
+import type { ClientOptions } from "../resolve/types.js";
+import { CACHE_FLAGS, cacheFromFlags } from "./cache-flags.js";
+import { inputTotal } from "./input-total.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
 import type { InputLine } from "./line-splitter.js";
+import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "./network-flags.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags, runNetworkMode } from "./network-mode.js";
 import {
   checkOptions,
@@ -11,7 +15,9 @@ import {
 } from "./normalize-flags.js";
 import { formatOfflineBatch } from "./offline-batch.js";
 import { runOfflineWorkers } from "./offline-workers.js";
-import { readInputBatches, readsStdin } from "./read-lines.js";
+import { closeOutputFile, openOutputFile } from "./output-file.js";
+import { createProgress, NO_PROGRESS, type ProgressSink, wantsProgress } from "./progress.js";
+import { readInputBatches, readInputBlocks, readsStdin, skipBlocks, skipLines } from "./read-lines.js";
 import { needsStdinHint, STDIN_HINT } from "./stdin-hint.js";
 import { USAGE } from "./usage.js";
 import { packageVersion } from "./version.js";
@@ -37,7 +43,13 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
       offline: { type: "boolean" },
       json: { type: "boolean" },
       workers: { type: "string" },
+      output: { type: "string", short: "o" },
+      resume: { type: "boolean" },
+      progress: { type: "boolean" },
+      "no-progress": { type: "boolean" },
       ...NETWORK_FLAGS,
+      ...NETWORK_POLICY_FLAGS,
+      ...CACHE_FLAGS,
       help: { type: "boolean", short: "h" },
       version: { type: "boolean" },
     },
@@ -58,20 +70,74 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
   if (values.workers !== undefined && !values.offline) {
     throw new UsageError("--workers needs --offline (network mode overlaps requests with --concurrency)");
   }
-  const network = values.offline ? undefined : networkOptionsFromFlags(values);
-  const fromStdin = readsStdin(positionals);
-  if (needsStdinHint(fromStdin, io.stdin)) await writeOut(io.stderr, STDIN_HINT);
-  const batches = readInputBatches(positionals, io.stdin);
-  const json = values.json === true;
-  if (network !== undefined) {
-    const flags = { json, concurrency: network.concurrency };
-    return runNetworkMode(lines(batches), { ...options, ...network.options }, flags, io);
+  if (values.resume === true && values.output === undefined) throw new UsageError("--resume needs -o FILE");
+  if (values.progress === true && values["no-progress"] === true) {
+    throw new UsageError("--progress and --no-progress contradict each other");
   }
-  const failed =
-    workers === 1
-      ? await runOffline(batches, resolved, json, io)
-      : await runOfflineWorkers(batches, recipe, json, workers, io);
-  return failed ? 1 : 0;
+  if (values.offline) {
+    const networkOnly = [
+      ...Object.keys(NETWORK_FLAGS),
+      ...Object.keys(NETWORK_POLICY_FLAGS),
+      ...Object.keys(CACHE_FLAGS),
+    ];
+    const given = networkOnly.find((flag) => (values as Record<string, unknown>)[flag] !== undefined);
+    if (given !== undefined)
+      throw new UsageError(`--${given} is a network-mode flag; --offline never resolves`);
+  }
+  const network = values.offline ? undefined : networkOptionsFromFlags(values);
+  // The policy flags are serve's too: one parser, so both commands read them the same way.
+  const policy = values.offline ? undefined : networkPolicyFromFlags(values);
+  const fromStdin = readsStdin(positionals);
+  const file =
+    values.output === undefined ? undefined : await openOutputFile(values.output, values.resume === true);
+  const base = file?.kept ?? 0;
+  let progress = NO_PROGRESS;
+  try {
+    if (wantsProgress(values.progress, values["no-progress"], io.stderr, file?.stream ?? io.stdout)) {
+      progress = await createProgress(io.stderr, { start: base });
+      const shown = progress;
+      void inputTotal(positionals, fromStdin, io.stdin).then((n) => n === undefined || shown.setTotal(n));
+    }
+    if (needsStdinHint(fromStdin, io.stdin)) await writeOut(io.stderr, STDIN_HINT);
+    const out: CliIo = {
+      stdin: io.stdin,
+      stdout: file?.stream ?? io.stdout,
+      stderr: progress.stderr ?? io.stderr,
+    };
+    const json = values.json === true;
+    const run = { base, progress };
+    if (network !== undefined) {
+      const flags = { json, concurrency: network.concurrency };
+      const inputs = lines(skipLines(readInputBatches(positionals, io.stdin), base));
+      const { cache, hostConcurrency } = await cacheFromFlags(values, process.env, (m) =>
+        out.stderr.write(m),
+      );
+      const client: ClientOptions = { ...options, ...network.options, ...policy };
+      if (cache !== undefined) client.cache = cache;
+      if (hostConcurrency !== undefined)
+        (client as { hostConcurrency?: number }).hostConcurrency = hostConcurrency;
+      try {
+        return await runNetworkMode(inputs, client, flags, out, process, run);
+      } finally {
+        await cache?.close();
+      }
+    }
+    const failed =
+      workers === 1
+        ? await runOffline(skipLines(readInputBatches(positionals, io.stdin), base), resolved, json, out, run)
+        : await runOfflineWorkers(
+            skipBlocks(readInputBlocks(positionals, io.stdin), base),
+            recipe,
+            json,
+            workers,
+            out,
+            run,
+          );
+    return failed ? 1 : 0;
+  } finally {
+    progress.stop();
+    if (file !== undefined) await closeOutputFile(file.stream);
+  }
 }
 
 function workersFlag(value: string): number {
@@ -93,15 +159,17 @@ async function runOffline(
   options: ResolvedNormalizeOptions,
   json: boolean,
   io: CliIo,
+  run: { base: number; progress: ProgressSink },
 ): Promise<boolean> {
   let failed = false;
-  let base = 0;
+  let base = run.base;
   for await (const batch of batches) {
     const output = formatOfflineBatch(batch, base, options, json);
     base += batch.length;
-    if (output.failed) failed = true;
+    if (output.failures > 0) failed = true;
     if (output.err !== "") await writeOut(io.stderr, output.err);
     await writeOut(io.stdout, output.out);
+    run.progress.add(batch.length, output.failures);
   }
   return failed;
 }

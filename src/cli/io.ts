@@ -50,7 +50,7 @@ export function isClosedOutputError(error: unknown): boolean {
  * constant memory instead of queueing every line. Rejects with {@link OutputClosedError} when the
  * stream is already gone or goes away while waiting (a closed pipe never drains).
  */
-export function writeOut(stream: Writable, text: string): Promise<void> | undefined {
+export function writeOut(stream: Writable, text: string | Uint8Array): Promise<void> | undefined {
   if (stream.destroyed || stream.writableEnded) return Promise.reject(new OutputClosedError());
   if (stream.write(text)) return undefined;
   return new Promise((resolve, reject) => {

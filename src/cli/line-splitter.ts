@@ -22,6 +22,52 @@ export interface OverlongLine {
 export type InputLine = string | OverlongLine;
 
 /**
+ * `count` complete input lines still as UTF-8 bytes, each ended by `\n` except the last (whose `\n`
+ * is not included), none over the limit; {@link decodeLines} turns them into lines. The bytes have
+ * their own `ArrayBuffer`, so they can be transferred to a worker thread without a copy: there the
+ * decoding and splitting is done off the main thread, which only finds the line ends.
+ */
+export interface RawLines {
+  readonly raw: Uint8Array;
+  readonly count: number;
+}
+
+/** What {@link LineSplitter.pushBlocks} emits: single lines, or runs of lines still as bytes. */
+export type LineBlock = InputLine | RawLines;
+
+/**
+ * Whether a {@link LineBlock} is a run of raw lines.
+ *
+ * @example
+ * ```ts
+ * isRawLines({ raw: new Uint8Array(0), count: 1 }); // true
+ * ```
+ */
+export function isRawLines(block: LineBlock): block is RawLines {
+  return typeof block === "object" && "raw" in block;
+}
+
+/**
+ * Decodes a run of raw lines the way {@link LineSplitter.push} would have, appending them to `out`.
+ *
+ * @example
+ * ```ts
+ * const out: InputLine[] = [];
+ * decodeLines({ raw: new TextEncoder().encode("a\r\nb\rc"), count: 2 }, out); // out: ["a", "b\rc"]
+ * ```
+ */
+export function decodeLines(block: RawLines, out: InputLine[]): void {
+  const bytes = Buffer.from(block.raw.buffer, block.raw.byteOffset, block.raw.byteLength);
+  splitDecoded(bytes, 0, bytes.length, out);
+}
+
+// One toString and one native split for a run of complete lines; a \r before a \n is the ending's.
+function splitDecoded(bytes: Buffer, start: number, end: number, out: InputLine[]): void {
+  const lines = bytes.toString("utf8", start, end).split("\n");
+  for (const line of lines) out.push(line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line);
+}
+
+/**
  * Splits a byte stream into lines in constant memory. A line ends only at `\n`; a `\r` right before
  * it is part of the ending (`\r\n`), and a lone `\r` anywhere else stays inside its line, so output
  * line `i` always answers input line `i` (node's readline also ends a line at a lone `\r`, which
@@ -60,22 +106,36 @@ export class LineSplitter {
 
   /** Splits `chunk`, appending every line it completes to `out`. */
   push(chunk: Buffer | Uint8Array, out: InputLine[]): void {
+    this.#push(chunk, out, false);
+  }
+
+  /**
+   * Like {@link push}, but the lines a chunk holds whole are appended as one {@link RawLines}
+   * (found, counted and copied, not decoded); only a line carried over from earlier chunks, or
+   * an over-long one, is appended as a line. {@link decodeLines} of the runs gives the same lines
+   * as {@link push}.
+   */
+  pushBlocks(chunk: Buffer | Uint8Array, out: LineBlock[]): void {
+    this.#push(chunk, out, true);
+  }
+
+  #push(chunk: Buffer | Uint8Array, out: LineBlock[], raw: boolean): void {
     const bytes = Buffer.isBuffer(chunk)
       ? chunk
       : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     // Pieces no longer than the limit: then a line that starts and ends inside one piece is never
     // over-long, and only the carried line needs counting.
     for (let at = 0; at < bytes.length; at += this.#max) {
-      this.#pushPiece(bytes.subarray(at, Math.min(bytes.length, at + this.#max)), out);
+      this.#pushPiece(bytes.subarray(at, Math.min(bytes.length, at + this.#max)), out, raw);
     }
   }
 
   /** Ends the input: the unfinished last line, if any, is appended to `out`. */
-  end(out: InputLine[]): void {
+  end(out: LineBlock[]): void {
     if (this.#skipping || this.#carryBytes > 0) out.push(this.#takeCarried(false));
   }
 
-  #pushPiece(piece: Buffer, out: InputLine[]): void {
+  #pushPiece(piece: Buffer, out: LineBlock[], raw: boolean): void {
     const first = piece.indexOf(10);
     if (first === -1) {
       this.#append(piece);
@@ -89,8 +149,14 @@ export class LineSplitter {
     }
     const last = piece.lastIndexOf(10);
     if (last >= start) {
-      const lines = piece.toString("utf8", start, last).split("\n");
-      for (const line of lines) out.push(line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line);
+      if (raw) {
+        let count = 1;
+        for (let i = piece.indexOf(10, start); i !== -1 && i < last; i = piece.indexOf(10, i + 1)) count++;
+        // A copy with its own ArrayBuffer: a transfer must not detach the reader's (pooled) chunk.
+        const copy = new Uint8Array(last - start);
+        copy.set(piece.subarray(start, last));
+        out.push({ raw: copy, count });
+      } else splitDecoded(piece, start, last, out as InputLine[]);
     }
     if (last + 1 < piece.length) this.#append(piece.subarray(last + 1));
   }

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import type { ParseArgsConfig } from "node:util";
-import { parseCidr } from "../resolve/ip-address.js";
+import { parseCidr } from "../resolve/guard/ip-address.js";
 import type { ClientOptions } from "../resolve/types.js";
 import { createFixedResolver, type Resolver } from "./fixed-resolver.js";
 import { UsageError } from "./io.js";

@@ -1,5 +1,4 @@
 import type { ParseArgsConfig } from "node:util";
-import { defaultTrackingParams } from "../pipeline/default-tracking-params.js";
 import type { NormalizeOptions } from "../pipeline/normalize-options.js";
 import {
   type ResolvedNormalizeOptions,
@@ -12,8 +11,8 @@ import { type RulesFile, readRulesFile, rulesFromFile } from "./rules-flag.js";
 /**
  * The `node:util` parseArgs option table of the flags that shape normalization: one flag (or a
  * pair) for every {@link NormalizeOptions} key, except `trackingParams`, whose replacement of the
- * whole built-in list has no flag: `--strip-param` adds to it and `--no-strip-tracking` turns it
- * off, which covers what a command line needs (docs/cli.md).
+ * whole built-in list has no flag: `--strip-param` adds to it (`extraTrackingParams`) and
+ * `--no-strip-tracking` turns it off, which covers what a command line needs (docs/cli.md).
  */
 export const NORMALIZE_FLAGS = {
   preset: { type: "string" },
@@ -25,6 +24,8 @@ export const NORMALIZE_FLAGS = {
   "strip-tracking": { type: "boolean" },
   "no-strip-tracking": { type: "boolean" },
   "no-strip-fragment": { type: "boolean" },
+  "strip-userinfo": { type: "boolean" },
+  "no-strip-userinfo": { type: "boolean" },
   "default-scheme": { type: "string" },
   rules: { type: "string" },
   "no-rules": { type: "boolean" },
@@ -42,6 +43,8 @@ export interface NormalizeFlagValues {
   "strip-tracking"?: boolean | undefined;
   "no-strip-tracking"?: boolean | undefined;
   "no-strip-fragment"?: boolean | undefined;
+  "strip-userinfo"?: boolean | undefined;
+  "no-strip-userinfo"?: boolean | undefined;
   "default-scheme"?: string | undefined;
   rules?: string | undefined;
   "no-rules"?: boolean | undefined;
@@ -133,9 +136,11 @@ export function normalizeOptionsFromRecipe(recipe: NormalizeRecipe): NormalizeOp
   if (values["strip-param"] !== undefined) {
     if (stripTracking === false)
       throw new UsageError("--strip-param and --no-strip-tracking contradict each other");
-    options.trackingParams = [...defaultTrackingParams, ...values["strip-param"]];
+    options.extraTrackingParams = values["strip-param"];
   }
   if (values["no-strip-fragment"] === true) options.stripFragment = false;
+  const stripUserinfo = pair(values, "strip-userinfo", "no-strip-userinfo");
+  if (stripUserinfo !== undefined) options.stripUserinfo = stripUserinfo;
   const scheme = oneOf(values["default-scheme"], "default-scheme", ["http", "https"] as const);
   if (scheme !== undefined) options.defaultScheme = scheme;
   const amazonHost = oneOf(values["amazon-host"], "amazon-host", ["regional", "com"] as const);

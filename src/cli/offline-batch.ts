@@ -4,11 +4,11 @@ import { isBlankLine } from "./blank-line.js";
 import type { InputLine } from "./line-splitter.js";
 import { errorJson, failureLine, overlongError, overlongInput } from "./report-failure.js";
 
-/** What one batch of offline inputs prints: stdout and stderr text, and whether any input failed. */
+/** What one batch of offline inputs prints: stdout and stderr text, and how many inputs failed. */
 export interface BatchOutput {
   out: string;
   err: string;
-  failed: boolean;
+  failures: number;
 }
 
 /**
@@ -33,7 +33,7 @@ export function blankJson(index: number, input: string): string {
  * @example
  * ```ts
  * formatOfflineBatch(["HTTP://A.test/x/", "ftp://b"], 0, resolveNormalizeOptions(undefined), false);
- * // { out: "http://a.test/x\n\n", err: "1\tftp://b\tunsupported-scheme: …\n", failed: true }
+ * // { out: "http://a.test/x\n\n", err: "1\tftp://b\tunsupported-scheme: …\n", failures: 1 }
  * ```
  */
 export function formatOfflineBatch(
@@ -44,12 +44,12 @@ export function formatOfflineBatch(
 ): BatchOutput {
   let out = "";
   let err = "";
-  let failed = false;
+  let failures = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as InputLine;
     const index = base + i;
     if (typeof line !== "string") {
-      failed = true;
+      failures++;
       const input = overlongInput(line);
       const error = overlongError(line);
       if (json) out += `${JSON.stringify({ index, input, ok: false, error: errorJson(error) })}\n`;
@@ -69,7 +69,7 @@ export function formatOfflineBatch(
         out += `${JSON.stringify({ index, input: line, ok: true, url, source: "initial", chain: [], ruleApplied, paramsStripped })}\n`;
       } else out += `${canonicalWith(line, options)}\n`;
     } catch (error) {
-      failed = true;
+      failures++;
       if (json) out += `${JSON.stringify({ index, input: line, ok: false, error: errorJson(error) })}\n`;
       else {
         out += "\n";
@@ -77,5 +77,5 @@ export function formatOfflineBatch(
       }
     }
   }
-  return { out, err, failed };
+  return { out, err, failures };
 }

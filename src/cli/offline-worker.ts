@@ -2,20 +2,26 @@
 // thread checked, then answers each batch with formatOfflineBatch, the function the single-threaded
 // run calls, so both print the same bytes.
 import { parentPort, workerData } from "node:worker_threads";
-import type { InputLine } from "./line-splitter.js";
+import { decodeLines, type InputLine, isRawLines, type LineBlock } from "./line-splitter.js";
 import { type NormalizeRecipe, resolveRecipe } from "./normalize-flags.js";
-import { type BatchOutput, formatOfflineBatch } from "./offline-batch.js";
+import { formatOfflineBatch } from "./offline-batch.js";
 
 /** What the main thread sends: batch number `seq`, whose first line is input `base`. */
 export interface BatchRequest {
   seq: number;
   base: number;
-  lines: InputLine[];
+  blocks: LineBlock[];
 }
 
-/** What a worker answers. */
-export interface BatchReply extends BatchOutput {
+/**
+ * What a worker answers: the batch's stdout as UTF-8 bytes, transferred (the main thread writes
+ * them as they are, with no copy or encoding of its own), its stderr text and how many inputs failed.
+ */
+export interface BatchReply {
   seq: number;
+  out: Uint8Array;
+  err: string;
+  failures: number;
 }
 
 /** The data a worker starts with. */
@@ -28,8 +34,18 @@ if (parentPort !== null) {
   const port = parentPort;
   const { recipe, json } = workerData as WorkerSetup;
   const options = resolveRecipe(recipe);
-  port.on("message", ({ seq, base, lines }: BatchRequest) => {
-    const reply: BatchReply = { seq, ...formatOfflineBatch(lines, base, options, json) };
-    port.postMessage(reply);
+  const encoder = new TextEncoder();
+  port.on("message", ({ seq, base, blocks }: BatchRequest) => {
+    const lines: InputLine[] = [];
+    for (const block of blocks) {
+      if (isRawLines(block)) decodeLines(block, lines);
+      else lines.push(block);
+    }
+    const { out, err, failures } = formatOfflineBatch(lines, base, options, json);
+    // TextEncoder gives the bytes their own ArrayBuffer (Buffer.from may hand out its shared
+    // pool), so transferring it detaches nothing else.
+    const bytes = encoder.encode(out);
+    const reply: BatchReply = { seq, out: bytes, err, failures };
+    port.postMessage(reply, [bytes.buffer]);
   });
 }

@@ -55,8 +55,9 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
   const identity = options.preset === "identity";
   const hostname = identity ? stripTrailingDot(url.hostname) : url.hostname;
   const { protocol, port } = url;
-  const rawUser = url.username;
-  const rawPassword = url.password;
+  // Credentials are never part of a resource's identity, and a key carries them into every log.
+  const rawUser = options.stripUserinfo ? "" : url.username;
+  const rawPassword = options.stripUserinfo ? "" : url.password;
   const username = rawUser === "" ? "" : normalizePercentEncoding(rawUser, "userinfo");
   const password = rawPassword === "" ? "" : normalizePercentEncoding(rawPassword, "userinfo");
   const pathname = applyTrailingSlash(normalizePath(url.pathname), options.trailingSlash);

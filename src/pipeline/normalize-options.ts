@@ -18,10 +18,23 @@ export interface NormalizeOptions {
   preset?: "identity" | "rfc3986";
   /** Remove tracking parameters. @default true for identity, false for rfc3986 */
   stripTracking?: boolean;
-  /** Deny patterns for tracking parameters; `"utm_*"` matches by prefix. @default defaultTrackingParams */
-  trackingParams?: string[];
-  /** Parameter names that are never stripped (exact names). @default [] */
-  keepParams?: string[];
+  /**
+   * Deny patterns for tracking parameters; `"utm_*"` matches by prefix, names compare ASCII
+   * case-insensitively. Replaces the built-in list. @default defaultTrackingParams
+   */
+  trackingParams?: readonly string[];
+  /** Deny patterns added to `trackingParams` (the built-in list unless replaced). @default [] */
+  extraTrackingParams?: readonly string[];
+  /**
+   * Parameter names that are never stripped: exact names, compared as written (a `*` is a
+   * `TypeError`: a pattern here would silently keep more than the caller named). @default []
+   */
+  keepParams?: readonly string[];
+  /**
+   * Drop `user:password@` from the key, so credentials never reach logs or analytics.
+   * @default true for identity, false for rfc3986
+   */
+  stripUserinfo?: boolean;
   /** Sort query parameters by key, then value. @default true for identity, false for rfc3986 */
   sortParams?: boolean;
   /** What to do with a trailing slash on a non-root path. @default "strip" for identity, "keep" for rfc3986 */

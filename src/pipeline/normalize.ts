@@ -1,6 +1,7 @@
 import { UrlError } from "../errors/url-error.js";
 import { applyParts, type DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
 import type { DomainRule } from "../rules/domain-rule.js";
+import { stripTrailingDot } from "../url/host.js";
 import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { checkHttpUrl, parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
@@ -13,11 +14,11 @@ import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolv
 import { ruleLookup } from "./rule-lookup.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
-// An unwrapped link (google.com/url?q=…) goes through the whole pipeline again; a wrapper inside a
-// wrapper is real (AMP inside a Google redirect), a chain longer than this is an attack. A chain
-// past the limit fails as invalid-url rather than stopping halfway: a half-peeled link is not a
-// fixed point (its next normalize would peel further), a refusal is.
-const MAX_UNWRAP_DEPTH = 4;
+// An unwrapped link (google.com/url?q=…) goes through the whole pipeline again, one wrapper at a
+// time; a wrapper inside a wrapper is real (AMP inside a Google redirect), a chain longer than this
+// is a loop or an attack. Past it the input is refused: stopping at the wrapper would return a key
+// that a second normalization changes.
+const MAX_UNWRAP_DEPTH = 8;
 
 // A rule's keepFragment is a regular expression; the fragments it is tested on are bounded, so a
 // pattern that backtracks polynomially stays cheap (validateRules refuses the exponential shapes).
@@ -33,8 +34,7 @@ const MAX_KEPT_FRAGMENT_LENGTH = 256;
  * Throws `UrlError` (`invalid-url`, `unsupported-scheme`) and, for bad options, `TypeError`.
  * `invalid-url` also means: the input, a rule's rewrite or unwrapped target, or the canonical
  * URL is longer than `MAX_URL_LENGTH` (65,536 characters), or wrapper links (google.com/url?q=…)
- * are nested deeper than the pipeline peels (5 of one kind inside each other, 5 hand-overs
- * between kinds). Every bound fails the same way each time, so the result stays a fixed point.
+ * are nested more than 8 deep (one level peeled per round, of any kind). Every bound fails the same way each time, so the result stays a fixed point.
  *
  * @example
  * ```ts
@@ -128,7 +128,7 @@ function runEither(
   steps: ExplanationStep[] | undefined,
 ): RunResult {
   return input instanceof URL
-    ? runParsed(checkHttpUrl(input), options, steps, 0)
+    ? runParsed(checkHttpUrl(input), options, steps, 0, input.href)
     : run(input, options, steps);
 }
 
@@ -141,7 +141,7 @@ function run(
   // Refused before any work: trimming, the parse and every pass below are linear in it.
   checkUrlLength(input, "the input", input);
   const { url } = parseInput(input, options.defaultScheme);
-  return runParsed(url, options, steps, 0);
+  return runParsed(url, options, steps, 0, input);
 }
 
 function runParsed(
@@ -149,9 +149,11 @@ function runParsed(
   options: ResolvedNormalizeOptions,
   steps: ExplanationStep[] | undefined,
   depth: number,
+  raw: string,
 ): RunResult {
   steps?.push({ stage: "parse", url: url.href });
-  const generic = genericPass(url, options);
+  const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
+  const generic = genericPass(url, withExemptions(options, lookup, url.hostname));
   steps?.push({ stage: "generic", url: generic.href });
   // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
   checkUrlLength(generic.href, "the normalized URL", generic.href);
@@ -159,7 +161,6 @@ function runParsed(
     options.stripFragment || generic.fragment === null ? generic.href : `${generic.href}#${generic.fragment}`;
   if (withFragment.length > MAX_URL_LENGTH) checkUrlLength(withFragment, "the normalized URL", withFragment);
 
-  const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
   // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
   // keeps it. The host prefilter spares the URL parse for hosts no rule claims.
   if (lookup === undefined || !lookup.mayMatch(generic.hostname))
@@ -189,27 +190,66 @@ function runParsed(
   steps?.push({ stage: "rule", url: output.href, rule: rule.name });
   checkUrlLength(output.href, `the output of rule "${rule.name}"`, generic.href);
 
-  // The rule no longer claims its own output: the link was unwrapped to a new target, which is a
-  // link of its own and takes the whole pipeline from the start.
+  // The rule no longer claims its own output (it moved the link to another site), or it unwrapped
+  // one: the new link takes the whole pipeline from the start. An unwrap rule's output may be a
+  // wrapper of its own kind again (google.com/url?q=google.com/url?q=…), peeled in the next round.
   const claimed = declared !== undefined ? declared.match(output) : rule.match(output as URL);
-  if (!claimed) {
-    if (depth >= MAX_UNWRAP_DEPTH) throw tooDeep(generic.href, rule.name);
-    const inner = runParsed(output instanceof URL ? output : new URL(output.href), options, steps, depth + 1);
+  if (!claimed || rule.declaration?.unwrap !== undefined) {
+    if (depth >= MAX_UNWRAP_DEPTH) throw tooDeep(raw, rule.name);
+    const inner = runParsed(
+      output instanceof URL ? output : new URL(output.href),
+      options,
+      steps,
+      depth + 1,
+      raw,
+    );
     return {
       canonical: inner.canonical,
       ruleApplied: inner.ruleApplied ?? rule.name,
       stripped: inner.stripped,
     };
   }
-  // An unwrap rule that still claims its output found a wrapper nested deeper than it peels: the
-  // next normalize would peel again, so no answer here would be a fixed point.
-  if (rule.declaration?.unwrap !== undefined) throw tooDeep(generic.href, rule.name);
-
-  const final = finalPass(output, rule, options, generic.inputParams);
+  // The output's host decides (a rule may move the host): the second run starts from it.
+  const final = finalPass(
+    output,
+    rule,
+    withExemptions(options, lookup, output.hostname),
+    generic.inputParams,
+  );
   checkUrlLength(final.href, "the canonical URL", generic.href);
   steps?.push({ stage: "final", url: final.href });
   const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
   return { canonical: final.href, ruleApplied: rule.name, stripped };
+}
+
+const exempted = new WeakMap<ResolvedNormalizeOptions, Map<readonly string[], ResolvedNormalizeOptions>>();
+
+// The options with the host's exempt parameters added to keepParams' place in the tracking matcher
+// (rules' `exemptParams`). Built once per options object and exemption list; a host without
+// exemptions costs one Map miss in the lookup.
+function withExemptions(
+  options: ResolvedNormalizeOptions,
+  lookup: ReturnType<typeof ruleLookup> | undefined,
+  hostname: string,
+): ResolvedNormalizeOptions {
+  if (lookup === undefined || !options.stripTracking) return options;
+  const names = lookup.exemptFor(stripTrailingDot(hostname));
+  if (names === undefined) return options;
+  let byList = exempted.get(options);
+  if (byList === undefined) {
+    byList = new Map();
+    exempted.set(options, byList);
+  }
+  let out = byList.get(names);
+  if (out === undefined) {
+    out = Object.freeze({
+      ...options,
+      isTracking: createTrackingMatcher(options.trackingParams, [...options.keepParams, ...names]),
+    });
+    if (byList.size >= 1024) byList.clear();
+    byList.set(names, out);
+  }
+  return out;
 }
 
 function unchangedResult(
@@ -222,11 +262,13 @@ function unchangedResult(
   return { canonical: withFragment, ruleApplied: null, stripped: unique(generic.stripped) };
 }
 
-function tooDeep(href: string, rule: string): UrlError {
+function tooDeep(raw: string, rule: string): UrlError {
+  // The input is quoted cut short: it may be up to MAX_URL_LENGTH long, the message stays small.
+  const quoted = raw.length > 200 ? `${JSON.stringify(raw.slice(0, 200))}…` : JSON.stringify(raw);
   return new UrlError(
     "invalid-url",
-    `invalid URL: wrapper links nested deeper than canonurl unwraps (rule "${rule}"): ${JSON.stringify(href.slice(0, 200))}`,
-    { url: href },
+    `invalid URL ${quoted}: links wrapped in links more than ${MAX_UNWRAP_DEPTH} deep (canonurl unwraps at most ${MAX_UNWRAP_DEPTH}; the last rule was "${rule}")`,
+    { url: raw },
   );
 }
 

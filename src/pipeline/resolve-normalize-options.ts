@@ -3,14 +3,17 @@ import type { TrailingSlashPolicy } from "../url/trailing-slash.js";
 import { builtinRules } from "./builtin-rules.js";
 import { defaultTrackingParams } from "./default-tracking-params.js";
 import type { NormalizeOptions } from "./normalize-options.js";
+import { internRules } from "./rule-lookup.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
 /** {@link NormalizeOptions} with every default filled in, validated and frozen. */
 export interface ResolvedNormalizeOptions {
   readonly preset: "identity" | "rfc3986";
   readonly stripTracking: boolean;
+  /** `trackingParams` (or the built-in list) with `extraTrackingParams` appended. */
   readonly trackingParams: readonly string[];
   readonly keepParams: readonly string[];
+  readonly stripUserinfo: boolean;
   readonly sortParams: boolean;
   readonly trailingSlash: TrailingSlashPolicy;
   readonly stripFragment: boolean;
@@ -25,7 +28,9 @@ export const NORMALIZE_OPTION_KEYS: ReadonlySet<string> = new Set([
   "preset",
   "stripTracking",
   "trackingParams",
+  "extraTrackingParams",
   "keepParams",
+  "stripUserinfo",
   "sortParams",
   "trailingSlash",
   "stripFragment",
@@ -41,6 +46,7 @@ const PRESET_DEFAULTS = {
     stripTracking: true,
     trackingParams: defaultTrackingParams,
     keepParams: Object.freeze([]) as readonly string[],
+    stripUserinfo: true,
     sortParams: true,
     trailingSlash: "strip",
     stripFragment: true,
@@ -53,6 +59,7 @@ const PRESET_DEFAULTS = {
     stripTracking: false,
     trackingParams: defaultTrackingParams,
     keepParams: Object.freeze([]) as readonly string[],
+    stripUserinfo: false,
     sortParams: false,
     trailingSlash: "keep",
     stripFragment: true,
@@ -95,13 +102,31 @@ export function resolveNormalizeOptions(
   const base = PRESET_DEFAULTS[preset];
   if (!changed) return base;
 
-  const trackingParams = stringList(options.trackingParams, "trackingParams") ?? base.trackingParams;
+  const replaced = stringList(options.trackingParams, "trackingParams") ?? base.trackingParams;
+  const extra = stringList(options.extraTrackingParams, "extraTrackingParams");
+  const trackingParams =
+    extra === undefined || extra.length === 0 ? replaced : Object.freeze([...replaced, ...extra]);
+  for (const [name, list] of [
+    ["trackingParams", replaced],
+    ["extraTrackingParams", extra ?? []],
+  ] as const)
+    for (const p of list) {
+      const star = p.indexOf("*");
+      if (star !== -1 && (star !== p.length - 1 || p.length === 1))
+        throw new TypeError(`option "${name}": "${p}": "*" is only allowed at the end, as a prefix match`);
+    }
   const keepParams = stringList(options.keepParams, "keepParams") ?? base.keepParams;
+  for (const p of keepParams)
+    if (p.includes("*"))
+      throw new TypeError(
+        `option "keepParams": "${p}": keepParams are exact names, a pattern is not allowed (use trackingParams to narrow what is stripped)`,
+      );
   const resolved: ResolvedNormalizeOptions = {
     preset,
     stripTracking: bool(options.stripTracking, "stripTracking") ?? base.stripTracking,
     trackingParams,
     keepParams,
+    stripUserinfo: bool(options.stripUserinfo, "stripUserinfo") ?? base.stripUserinfo,
     sortParams: bool(options.sortParams, "sortParams") ?? base.sortParams,
     trailingSlash:
       oneOf(options.trailingSlash, "trailingSlash", ["keep", "strip", "add"]) ?? base.trailingSlash,
@@ -140,20 +165,7 @@ function stringList(value: unknown, name: string): readonly string[] | undefined
 function ruleList(value: unknown): readonly DomainRule[] | undefined {
   if (value === undefined) return undefined;
   if (value === false) return Object.freeze([]);
-  if (Array.isArray(value)) {
-    value.forEach((rule: unknown, i) => {
-      const r = rule as Partial<DomainRule> | null;
-      if (
-        typeof r !== "object" ||
-        r === null ||
-        typeof r.name !== "string" ||
-        typeof r.match !== "function" ||
-        typeof r.apply !== "function"
-      ) {
-        throw new TypeError(`option "rules"[${i}] must be a DomainRule { name, match(url), apply(url) }`);
-      }
-    });
-    return value as readonly DomainRule[];
-  }
+  // Checked entry by entry; a list equal to one compiled lately comes back as that one (see internRules).
+  if (Array.isArray(value)) return internRules(value);
   throw new TypeError('option "rules" must be an array of DomainRule or false');
 }

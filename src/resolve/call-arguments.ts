@@ -30,17 +30,6 @@ export function checkUrlArgument(url: unknown): asserts url is string {
   if (typeof url !== "string") throw new TypeError(`canonurl: url must be a string, got ${typeName(url)}`);
 }
 
-function isAbortSignal(value: unknown): value is AbortSignal {
-  if (value instanceof AbortSignal) return true;
-  // Duck-typed too, so a signal from another realm (a vm context, a polyfill) still works.
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { aborted?: unknown }).aborted === "boolean" &&
-    typeof (value as { addEventListener?: unknown }).addEventListener === "function"
-  );
-}
-
 /**
  * Throws a `TypeError` when `signal` is given but is not an `AbortSignal`, so a mistyped option
  * fails at the call instead of as an abort that never comes.
@@ -52,7 +41,8 @@ function isAbortSignal(value: unknown): value is AbortSignal {
  * ```
  */
 export function checkSignalArgument(signal: unknown): asserts signal is AbortSignal | undefined {
-  if (signal === undefined || isAbortSignal(signal)) return;
+  // A real AbortSignal only: the batch combines it with AbortSignal.any, which takes no look-alike.
+  if (signal === undefined || signal instanceof AbortSignal) return;
   let what = typeName(signal);
   try {
     // "[object AbortController]" names the usual mistake (the controller for its signal).

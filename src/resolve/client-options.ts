@@ -1,12 +1,12 @@
-import type { Cache } from "../cache/cache.js";
 import type { NormalizeOptions } from "../pipeline/normalize-options.js";
 import {
   NORMALIZE_OPTION_KEYS,
   type ResolvedNormalizeOptions,
   resolveNormalizeOptions,
 } from "../pipeline/resolve-normalize-options.js";
-import { parseCidr } from "./ip-address.js";
-import type { Transport } from "./transport.js";
+import type { Cache } from "./cache.js";
+import { parseCidr } from "./guard/ip-address.js";
+import type { Transport } from "./http/transport.js";
 import type { ClientOptions } from "./types.js";
 
 /** `ClientOptions` after validation: every field present, frozen. Internal. */

@@ -1,13 +1,13 @@
 import { FetchError } from "../errors/fetch-error.js";
 import { type ResolvedClientOptions, resolveClientOptions } from "./client-options.js";
 import { DEFAULT_CONCURRENCY } from "./concurrency-option.js";
-import { defaultResolver } from "./default-resolver.js";
-import type { ResolvedNetPolicy } from "./destination.js";
-import { createPinnedTransport } from "./pinned-transport.js";
+import { defaultResolver } from "./guard/default-resolver.js";
+import type { ResolvedNetPolicy } from "./guard/destination.js";
+import { createPinnedTransport } from "./http/pinned-transport.js";
+import { toCanonError } from "./http/to-canon-error.js";
+import type { Transport } from "./http/transport.js";
 import { resolveMany } from "./resolve-many.js";
 import { type ResolveContext, resolveUrl } from "./resolve-url.js";
-import { toCanonError } from "./to-canon-error.js";
-import type { Transport } from "./transport.js";
 import type { ClientOptions, Outcome, Resolution } from "./types.js";
 
 /**

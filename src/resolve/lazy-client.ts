@@ -8,8 +8,8 @@ import { checkBatchArgument, checkConcurrency, checkSignalArgument } from "./cal
 import type { Client } from "./client.js";
 import { resolveClientOptions } from "./client-options.js";
 import { DEFAULT_CONCURRENCY } from "./concurrency-option.js";
-import type { PinnedTransport, PinnedTransportOptions } from "./pinned-transport.js";
-import type { TransportRequest, TransportResponse } from "./transport.js";
+import type { PinnedTransport, PinnedTransportOptions } from "./http/pinned-transport.js";
+import type { TransportRequest, TransportResponse } from "./http/transport.js";
 import type { ClientOptions, Outcome, Resolution } from "./types.js";
 
 /**
@@ -82,7 +82,7 @@ export function createPinnedTransport(options: PinnedTransportOptions = {}): Pin
   let loading: Promise<PinnedTransport> | undefined;
   let closed = false;
   const load = (): Promise<PinnedTransport> =>
-    (loading ??= import("./pinned-transport.js").then((m) => {
+    (loading ??= import("./http/pinned-transport.js").then((m) => {
       const transport = m.createPinnedTransport(options);
       // Closed before first use: its close() marks it closed synchronously, so requests reject.
       if (closed) void transport.close();

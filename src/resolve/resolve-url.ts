@@ -8,15 +8,15 @@ import { parseInput } from "../url/parse-input.js";
 import { checkSignalArgument, checkUrlArgument } from "./call-arguments.js";
 import type { ResolvedClientOptions } from "./client-options.js";
 import { abortableIterable, createDeadline, type Deadline } from "./deadline.js";
-import { type ResolvedNetPolicy, resolveDestination } from "./destination.js";
-import { findHtmlCanonical } from "./html-canonical.js";
-import { findLinkCanonical } from "./link-header.js";
-import { resolveLocation } from "./location.js";
-import { isClearlyNotHtml, isHtmlMediaType } from "./media-type.js";
-import { decodeBody } from "./read-head.js";
-import { isSameSite } from "./same-site.js";
-import { toCanonError } from "./to-canon-error.js";
-import type { Transport, TransportResponse } from "./transport.js";
+import { findHtmlCanonical } from "./discover/html-canonical.js";
+import { findLinkCanonical } from "./discover/link-header.js";
+import { resolveLocation } from "./discover/location.js";
+import { isSameSite } from "./discover/same-site.js";
+import { type ResolvedNetPolicy, resolveDestination } from "./guard/destination.js";
+import { isClearlyNotHtml, isHtmlMediaType } from "./http/media-type.js";
+import { decodeBody } from "./http/read-head.js";
+import { toCanonError } from "./http/to-canon-error.js";
+import type { Transport, TransportResponse } from "./http/transport.js";
 import type { Hop, Resolution, Trace } from "./types.js";
 
 /** What one resolution runs with: the client's validated options, its transport and net policy. */
@@ -79,7 +79,11 @@ class Run {
   }
 
   log(message: string, data?: object): void {
-    this.options.logger?.debug(message, data);
+    try {
+      this.options.logger?.debug(message, data);
+    } catch {
+      // A logger is an observer, like a hook: its failure must not fail the resolution it logs.
+    }
   }
 
   drop(url: string, reason: string): void {

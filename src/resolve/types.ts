@@ -1,7 +1,7 @@
-import type { Cache } from "../cache/cache.js";
 import type { CanonError } from "../errors/canon-error.js";
 import type { NormalizeOptions } from "../pipeline/normalize-options.js";
-import type { Transport } from "./transport.js";
+import type { Cache } from "./cache.js";
+import type { Transport } from "./http/transport.js";
 
 /**
  * Options of {@link createClient}, {@link canonicalize} and {@link resolve}: every normalize option

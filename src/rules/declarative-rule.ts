@@ -21,6 +21,12 @@ export interface PathPattern {
    * `youtu.be/{id}` must not turn `youtube.com/feed` into a video.
    */
   readonly hosts?: readonly string[];
+  /**
+   * Extension: the allowlist of query parameters when this pattern applies, in place of the rule's
+   * `keepParams`; `[]` keeps none (the rewrite's own parameters stay). YouTube keeps `list` on
+   * `/playlist` but not on `/watch`.
+   */
+  readonly keepParams?: readonly string[];
 }
 
 /**
@@ -66,7 +72,7 @@ export interface UnwrapForm {
  * @example
  * ```ts
  * const rule: DeclarativeRule = {
- *   name: "youtube-v1",
+ *   name: "youtube-v2",
  *   domains: ["youtube.com", "www.youtube.com", "youtu.be"],
  *   canonicalHost: "www.youtube.com",
  *   canonicalScheme: "https",
@@ -77,9 +83,13 @@ export interface UnwrapForm {
  * ```
  */
 export interface DeclarativeRule {
-  /** Versioned name reported as `ruleApplied`, e.g. `"youtube-v1"`; unique within a document. */
+  /** Versioned name reported as `ruleApplied`, e.g. `"youtube-v2"`; unique within a document. */
   readonly name: string;
-  /** Hosts the rule claims: exact names (`"youtu.be"`) or `"*.example.com"` for every subdomain (not the apex). */
+  /**
+   * Hosts the rule claims: exact names (`"youtu.be"`) or `"*.example.com"` for every subdomain (not
+   * the apex). A literal `canonicalHost` is claimed too, listed or not, so the rule's output is
+   * its own again.
+   */
   readonly domains: readonly string[];
   /**
    * Replaces the host (and drops the port). In `"www.{domain}"`, `{domain}` is the shortest of
@@ -98,6 +108,13 @@ export interface DeclarativeRule {
   readonly stripFragment?: boolean;
   /** Extension: the fragments kept although `stripFragment` is true; a string is the `pattern`. */
   readonly keepFragment?: string | FragmentKeep;
-  /** Extension: the rule unwraps links that carry their target; it then carries only `name` and `domains`. */
+  /** Extension: the rule unwraps links that carry their target; it then carries only `name`, `domains` (and `exemptParams`). */
   readonly unwrap?: readonly UnwrapForm[];
+  /**
+   * Parameters the tracking passes leave alone on the rule's hosts (exact names): `ref` is a git
+   * ref on a code host. Applies whichever rule rewrites the URL: every rule of the list that claims
+   * the host contributes its exemptions. A rule with only `name`, `domains` and `exemptParams`
+   * rewrites nothing and never takes part in first-match, so it cannot hide a later rule.
+   */
+  readonly exemptParams?: readonly string[];
 }

@@ -17,6 +17,8 @@ interface CompiledPattern {
   /** The rewrite's literal text is all parser-stable (see {@link literalsStable}). */
   readonly stable: boolean;
   readonly hosts: HostSet | undefined;
+  /** The pattern's own allowlist, in place of the rule's (an empty set keeps none). */
+  readonly keep: ReadonlySet<string> | undefined;
 }
 
 interface CompiledUnwrap {
@@ -121,6 +123,13 @@ export class DeclaredRule implements DomainRule {
   /** The hosts the rule claims (its `domains`). */
   readonly hosts: HostSet;
   readonly stripParams?: readonly string[];
+  /** Parameters the tracking passes leave alone on {@link hosts} (see `DeclarativeRule.exemptParams`). */
+  readonly exemptParams?: readonly string[];
+  /**
+   * True for a rule that carries only `name`, `domains` and `exemptParams`: it never matches, so it
+   * never takes a URL away from a later rule; the pipeline reads its exemptions apart.
+   */
+  readonly exemptOnly: boolean;
   /**
    * Fragments (without `#`) this rule may keep. The pipeline leaves the hash on the URL it hands
    * to `apply` when this matches; `apply` then decides by path (GitHub keeps `#L10` only on file
@@ -144,7 +153,23 @@ export class DeclaredRule implements DomainRule {
   constructor(declaration: DeclarativeRule) {
     this.declaration = declaration;
     this.name = declaration.name;
-    this.hosts = createHostSet(declaration.domains);
+    // A literal canonical host is claimed even when `domains` does not list it: users expect
+    // `canonicalHost: www.tube.example` to be the rule's own, and the rule must claim its output.
+    const canonicalHost = declaration.canonicalHost;
+    this.hosts = createHostSet(
+      canonicalHost === undefined ||
+        canonicalHost.includes("{") ||
+        createHostSet(declaration.domains).has(canonicalHost)
+        ? declaration.domains
+        : [...declaration.domains, canonicalHost],
+    );
+    if (declaration.exemptParams !== undefined && declaration.exemptParams.length > 0)
+      this.exemptParams = declaration.exemptParams;
+    // Only with exemptParams: a rule of bare name and domains still claims its hosts (it names
+    // them in ruleApplied and gives them the generic pass alone).
+    this.exemptOnly =
+      this.exemptParams !== undefined &&
+      Object.keys(declaration).every((k) => k === "name" || k === "domains" || k === "exemptParams");
     this.#bases = declaration.domains
       .map((d) => (d.startsWith("*.") ? d.slice(2) : d))
       .sort((a, b) => a.length - b.length);
@@ -160,6 +185,7 @@ export class DeclaredRule implements DomainRule {
         rewrite,
         stable: literalsStable(rewrite),
         hosts: p.hosts === undefined ? undefined : createHostSet(p.hosts),
+        keep: p.keepParams === undefined ? undefined : new Set(p.keepParams),
       };
     });
     // Validation admits lowercase host names only; checked here all the same, since skipping the
@@ -188,7 +214,10 @@ export class DeclaredRule implements DomainRule {
       };
     });
 
-    if (this.#unwrap !== undefined) {
+    if (this.exemptOnly) {
+      this.match = () => false;
+      this.apply = (url) => url;
+    } else if (this.#unwrap !== undefined) {
       // An unwrap rule claims a link only when it really carries an http(s) target, so that
       // google.com/search falls through to later rules and `ruleApplied` never names a no-op.
       this.match = (url) => this.#claims(url) && this.#unwrapTarget(url) !== undefined;
@@ -251,7 +280,8 @@ export class DeclaredRule implements DomainRule {
 
   [applyParts]<T extends UrlParts>(parts: T): T | RewrittenParts | URL | string {
     if (!this.#claims(parts)) return parts;
-    if (this.#unwrap !== undefined) return this.#unwrapNested(parts) ?? parts;
+    // One wrapper at a time: the pipeline peels the next in a new round and counts the rounds.
+    if (this.#unwrap !== undefined) return this.#unwrapTarget(parts) ?? parts;
     const out = this.#rewrite(parts);
     return this.#hostStable && out.stable ? out : new URL(out.href);
   }
@@ -273,11 +303,13 @@ export class DeclaredRule implements DomainRule {
     let setPairs: string[] | undefined;
     let setNames: readonly string[] | undefined;
     let stable = true;
+    let keep = this.#keep;
     for (const p of this.#patterns) {
       if (p.hosts !== undefined && !p.hosts.has(host)) continue;
       const values = matchPathPattern(p.match, path);
       if (values === undefined) continue;
       path = fillTemplate(p.rewrite.path, values);
+      if (p.keep !== undefined) keep = p.keep;
       stable = p.stable && !(path.includes("/.") && DOT_SEGMENT.test(path));
       if (p.rewrite.query.length > 0) {
         setPairs = rewriteQuery(p.rewrite, values);
@@ -287,7 +319,6 @@ export class DeclaredRule implements DomainRule {
       break;
     }
 
-    const keep = this.#keep;
     let search = url.search;
     if (setPairs !== undefined || (keep !== undefined && search.length > 1)) {
       // Raw pairs, never decoded and re-encoded, so kept parameters keep the generic pass's encoding.

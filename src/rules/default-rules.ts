@@ -13,7 +13,7 @@ import type { DomainRule } from "./domain-rule.js";
 export interface DefaultRulesOptions {
   /**
    * `"regional"`: an Amazon store keeps its country (`amazon.de` → `www.amazon.de`), rule
-   * `amazon-v1`. `"com"`: every store becomes `www.amazon.com`, rule `amazon-com-v1` (a different
+   * `amazon-v2`. `"com"`: every store becomes `www.amazon.com`, rule `amazon-com-v2` (a different
    * output deserves a different name in `ruleApplied`).
    * @default "regional"
    */
@@ -22,13 +22,45 @@ export interface DefaultRulesOptions {
 
 const builtIns = compileRules(domainRules, "data/domain-rules.yaml");
 
+// Every rule object the library ships, in every variant: what a user rule of the same family may
+// replace (see isBuiltinRule).
+const shipped = new WeakSet<DomainRule>(builtIns);
+
+/**
+ * Whether `rule` is one of the built-in rule objects ({@link defaultRules} or a
+ * {@link createDefaultRules} variant). A rules list in which a user rule shares a built-in's family
+ * (its name without the `-vN` version suffix) drops that built-in: the user rule replaces it.
+ *
+ * @example
+ * ```ts
+ * isBuiltinRule(defaultRules[0]); // true
+ * ```
+ */
+export function isBuiltinRule(rule: DomainRule): boolean {
+  return shipped.has(rule);
+}
+
+/**
+ * A rule's family: its name without the version suffix (`amazon-v2` → `amazon`). Versions say
+ * which output a rule gives; the family says which sites it is about.
+ *
+ * @example
+ * ```ts
+ * ruleFamily("youtube-v2"); // "youtube"
+ * ```
+ */
+export function ruleFamily(name: string): string {
+  const m = /-v[0-9]+$/.exec(name);
+  return m === null ? name : name.slice(0, m.index);
+}
+
 /**
  * The built-in domain rules (data/domain-rules.yaml), in their first-match order: the link
  * unwrappers, then YouTube, Amazon, Twitter/X, Instagram, Reddit, LinkedIn, GitHub.
  *
  * @example
  * ```ts
- * defaultRules.map((r) => r.name).includes("youtube-v1"); // true
+ * defaultRules.map((r) => r.name).includes("youtube-v2"); // true
  * ```
  */
 export const defaultRules: readonly DomainRule[] = Object.freeze([...builtIns]);
@@ -59,12 +91,19 @@ export function createDefaultRules(options?: DefaultRulesOptions): readonly Doma
     );
   if (comRules === undefined) {
     // The variant goes through the same validator, so a .com host outside `domains` would fail here.
+    // The variant keeps the regional rule's version: amazon-v2 → amazon-com-v2.
     const declarations = builtIns.map((rule) =>
-      rule.name === "amazon-v1"
-        ? { ...rule.declaration, name: "amazon-com-v1", canonicalHost: "www.amazon.com" }
+      ruleFamily(rule.name) === "amazon"
+        ? {
+            ...rule.declaration,
+            name: rule.name.replace(/^amazon-/, "amazon-com-"),
+            canonicalHost: "www.amazon.com",
+          }
         : rule.declaration,
     );
-    comRules = Object.freeze(compileRules(declarations, "createDefaultRules"));
+    const compiled = compileRules(declarations, "createDefaultRules");
+    for (const rule of compiled) shipped.add(rule);
+    comRules = Object.freeze(compiled);
   }
   return comRules;
 }

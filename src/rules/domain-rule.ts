@@ -19,7 +19,7 @@ import type { DeclarativeRule } from "./declarative-rule.js";
  * ```
  */
 export interface DomainRule {
-  /** Versioned name, e.g. `"youtube-v1"`; reported as `ruleApplied`. */
+  /** Versioned name, e.g. `"youtube-v2"`; reported as `ruleApplied`. */
   readonly name: string;
   match(url: URL): boolean;
   apply(url: URL): URL | string;

@@ -5,7 +5,13 @@
 export { compileRules } from "./compile-rules.js";
 export type { DeclarativeRule, FragmentKeep, PathPattern, UnwrapForm } from "./declarative-rule.js";
 export { DeclaredRule } from "./declared-rule.js";
-export { createDefaultRules, type DefaultRulesOptions, defaultRules } from "./default-rules.js";
+export {
+  createDefaultRules,
+  type DefaultRulesOptions,
+  defaultRules,
+  isBuiltinRule,
+  ruleFamily,
+} from "./default-rules.js";
 export type { DomainRule } from "./domain-rule.js";
 export { createRuleMatcher } from "./rule-matcher.js";
 export { shorteners } from "./shorteners.js";

@@ -22,6 +22,11 @@ export interface CompiledPathPattern {
  */
 export interface PatternSegment {
   readonly literals: readonly string[];
+  /**
+   * Per capture, the test of its constraint (`{asin:[A-Z0-9]{10}}`), or `undefined`; absent when no
+   * capture of the segment has one.
+   */
+  readonly checks?: readonly (RegExp | undefined)[];
 }
 
 /** Either a value or the reason there is none; validation collects the reasons with their paths. */
@@ -29,8 +34,36 @@ export type Parsed<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly message: string };
 
-/** One piece of a template or pattern: literal text, or a capture (`rest` for `{name*}`). */
-export type TemplatePiece = string | { readonly name: string; readonly rest: boolean };
+/**
+ * One piece of a template or pattern: literal text, or a capture (`rest` for `{name*}`; `pattern`,
+ * the regular expression source of a `{name:[A-Z0-9]{10}}` constraint).
+ */
+export type TemplatePiece =
+  | string
+  | { readonly name: string; readonly rest: boolean; readonly pattern?: string | undefined };
+
+// A capture constraint is one character class of letters, digits, ranges of them and "_" "." "~",
+// with an optional bounded count: `[A-Z0-9]{10}`, `[0-9a-f]{10,16}`, `[0-9]+`. Nothing else, so a
+// user's rule cannot bring a backtracking regular expression (no alternation, no nesting, no "/").
+const CONSTRAINT =
+  /^\[((?:[A-Za-z0-9](?:-[A-Za-z0-9])?|[_.~])+)\](?:\{([0-9]{1,3})(?:,([0-9]{1,3}))?\}|\+)?$/;
+
+function compileConstraint(text: string): Parsed<string> {
+  const m = CONSTRAINT.exec(text);
+  const bad = {
+    ok: false as const,
+    message: `bad constraint "${text}": one class of letters, digits, ranges, "_" "." "~", then {n}, {m,n} or +`,
+  };
+  if (m === null) return bad;
+  const cls = m[1] as string;
+  for (const range of cls.matchAll(/([A-Za-z0-9])-([A-Za-z0-9])/g))
+    if ((range[1] as string) > (range[2] as string)) return bad;
+  const min = m[2] === undefined ? undefined : Number(m[2]);
+  const max = m[3] === undefined ? min : Number(m[3]);
+  if (min !== undefined && (max === undefined || max < min || max === 0)) return bad;
+  const count = min === undefined ? "+" : min === max ? `{${min}}` : `{${min},${max}}`;
+  return { ok: true, value: `[${cls}]${count}` };
+}
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -53,16 +86,31 @@ export function splitPlaceholders(text: string): Parsed<TemplatePiece[]> {
       literal += c;
       continue;
     }
-    const end = text.indexOf("}", i + 1);
-    if (end === -1) return { ok: false, message: `unclosed "{" at offset ${i}` };
+    // A constraint's count has braces of its own ("{asin:[A-Z0-9]{10}}"): close at depth zero.
+    let end = i + 1;
+    for (let depth = 1; end < text.length; end++) {
+      const d = text[end];
+      if (d === "{") depth++;
+      else if (d === "}" && --depth === 0) break;
+    }
+    if (end >= text.length) return { ok: false, message: `unclosed "{" at offset ${i}` };
     const inner = text.slice(i + 1, end);
-    const rest = inner.endsWith("*");
-    const name = rest ? inner.slice(0, -1) : inner;
+    const colon = inner.indexOf(":");
+    const head = colon === -1 ? inner : inner.slice(0, colon);
+    const rest = head.endsWith("*");
+    const name = rest ? head.slice(0, -1) : head;
     if (!NAME.test(name))
       return { ok: false, message: `bad placeholder "{${inner}}": a name is letters, digits, _` };
+    let pattern: string | undefined;
+    if (colon !== -1) {
+      if (rest) return { ok: false, message: `"{${inner}}": a rest capture takes no constraint` };
+      const c = compileConstraint(inner.slice(colon + 1));
+      if (!c.ok) return c;
+      pattern = c.value;
+    }
     if (literal !== "") pieces.push(literal);
     literal = "";
-    pieces.push({ name, rest });
+    pieces.push(pattern === undefined ? { name, rest } : { name, rest, pattern });
     i = end;
   }
   if (literal !== "") pieces.push(literal);
@@ -71,9 +119,15 @@ export function splitPlaceholders(text: string): Parsed<TemplatePiece[]> {
 
 /**
  * Compiles a path pattern (`"/{user}/status/{id}"`, `"/web/{timestamp}/{url*}"`). `{name}` matches
- * one or more characters other than `/`; a final `/{name*}` matches the rest of the path,
- * possibly nothing (so `/dp/{asin}/{rest*}` also matches `/dp/B0`). A trailing slash on the input
- * is tolerated, since the generic pass may or may not have removed it.
+ * one or more characters other than `/`; `{name:[A-Z0-9]{10}}` only what its constraint allows
+ * (one character class and a count); a final `/{name*}` matches the rest of the path, possibly
+ * nothing (so `/dp/{asin}/{rest*}` also matches `/dp/B0`). A trailing slash on the input is
+ * tolerated, since the generic pass may or may not have removed it.
+ *
+ * A constrained capture that shares its segment with another capture must be the segment's last,
+ * after a literal holding a character its class excludes (`/{slug}-{id:[0-9a-f]{10,12}}`). Then
+ * the one placement the scan finds is the only one that can satisfy the constraint, and checking
+ * the value afterwards gives what a backtracking regular expression would, without backtracking.
  *
  * The result is matched by a linear scan. Before, patterns compiled to regular expressions, and
  * two or more captures in one segment (`/{a}-{b}-{c}.html`) backtracked: an 8 KB path of `-`
@@ -96,11 +150,16 @@ export function compilePathPattern(text: string): Parsed<CompiledPathPattern> {
   let rest = false;
   // Segments under construction: the literal text of the current one is the last entry.
   const segments: string[][] = [[""]];
+  // Per segment, per capture: the constraint's class and compiled test (sparse).
+  const checks: { cls: string; test: RegExp }[][] = [[]];
   const appendLiteral = (literal: string) => {
     const parts = literal.split("/");
     const current = segments[segments.length - 1] as string[];
     current[current.length - 1] += parts[0] as string;
-    for (let j = 1; j < parts.length; j++) segments.push([parts[j] as string]);
+    for (let j = 1; j < parts.length; j++) {
+      segments.push([parts[j] as string]);
+      checks.push([]);
+    }
   };
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i] as TemplatePiece;
@@ -120,13 +179,46 @@ export function compilePathPattern(text: string): Parsed<CompiledPathPattern> {
       // The rest capture swallows its own leading slash so that it may be empty: the segment that
       // slash opened is not part of the prefix.
       segments.pop();
+      checks.pop();
       rest = true;
     } else {
-      (segments[segments.length - 1] as string[]).push("");
+      const current = segments[segments.length - 1] as string[];
+      if (piece.pattern !== undefined)
+        (checks[checks.length - 1] as { cls: string; test: RegExp }[])[current.length - 1] = {
+          cls: piece.pattern.slice(0, piece.pattern.lastIndexOf("]") + 1),
+          test: new RegExp(`^${piece.pattern}$`),
+        };
+      current.push("");
     }
   }
+  for (let s = 0; s < segments.length; s++) {
+    const literals = segments[s] as string[];
+    const tests = checks[s] as { cls: string; test: RegExp }[];
+    const k = literals.length - 1;
+    for (let j = 0; j < k - 1; j++)
+      if (tests[j] !== undefined)
+        return {
+          ok: false,
+          message: `a constrained capture must be the last capture of its path segment (segment ${s + 1})`,
+        };
+    const last = tests[k - 1];
+    if (
+      k > 1 &&
+      last !== undefined &&
+      [...(literals[k - 1] as string)].every((ch) => new RegExp(last.cls).test(ch))
+    )
+      return {
+        ok: false,
+        message: `the literal "${literals[k - 1]}" before a constrained capture needs a character its class ${last.cls} excludes`,
+      };
+  }
   // "/{rest*}" leaves no prefix segment at all; "/" is one empty segment.
-  const compiled = segments.map((literals) => Object.freeze({ literals: Object.freeze(literals) }));
+  const compiled = segments.map((literals, s) => {
+    const tests = checks[s] as { cls: string; test: RegExp }[];
+    if (tests.length === 0) return Object.freeze({ literals: Object.freeze(literals) });
+    const perCapture = Array.from({ length: literals.length - 1 }, (_, j) => tests[j]?.test);
+    return Object.freeze({ literals: Object.freeze(literals), checks: Object.freeze(perCapture) });
+  });
   // The leading literal, less the slash a rest capture right after it swallows ("/amp/s/{t*}"
   // also matches "/amp/s"); every pattern starts with "/", so the prefix is at least "/" or "".
   const first = typeof pieces[0] === "string" ? pieces[0] : "";
@@ -197,19 +289,20 @@ function matchSegments(
     if (start > limit) return -1;
     end = path.indexOf("/", start);
     if (end === -1 || end > limit) end = limit;
-    if (!matchSegment((segments[i] as PatternSegment).literals, path, start, end, values)) return -1;
+    if (!matchSegment(segments[i] as PatternSegment, path, start, end, values)) return -1;
     start = end + 1;
   }
   return end;
 }
 
 function matchSegment(
-  literals: readonly string[],
+  segment: PatternSegment,
   path: string,
   start: number,
   end: number,
   values: string[],
 ): boolean {
+  const literals = segment.literals;
   const first = literals[0] as string;
   const k = literals.length - 1;
   if (k === 0) return end - start === first.length && path.startsWith(first, start);
@@ -230,6 +323,9 @@ function matchSegment(
   }
   if (high <= low) return false;
   captured[0] = path.slice(low, high);
+  const checks = segment.checks;
+  if (checks !== undefined)
+    for (let j = 0; j < k; j++) if (checks[j]?.test(captured[j] as string) === false) return false;
   for (const value of captured) values.push(value);
   return true;
 }

@@ -13,7 +13,8 @@ function push(map: Map<string, number[]>, key: string, index: number): void {
 /**
  * Builds, once, the lookup the pipeline runs per URL: the first rule of `rules` (in list order)
  * whose `match` accepts the URL. Declarative rules are indexed by host: an exact-host `Map` plus,
- * for `*.example.com` domains, a walk over the host's parent names (O(labels)); only opaque rules
+ * for `*.example.com` domains, a walk over the host's parent names no longer than the longest such
+ * domain (bounded by the rules, not the host); only opaque rules
  * (user code) are asked one by one. First-match order holds across both kinds. A host no rule
  * claims costs one `Map` lookup and allocates nothing when there are no wildcard domains or
  * opaque rules.
@@ -24,7 +25,7 @@ function push(map: Map<string, number[]>, key: string, index: number): void {
  * @example
  * ```ts
  * const find = createRuleMatcher(defaultRules);
- * find(new URL("https://youtu.be/dQw4w9WgXcQ"))?.name; // "youtube-v1"
+ * find(new URL("https://youtu.be/dQw4w9WgXcQ"))?.name; // "youtube-v2"
  * find(new URL("https://example.com/"));               // undefined
  * ```
  */
@@ -48,6 +49,11 @@ export function createRuleMatcher(
     for (const suffix of rule.hosts.suffixes) push(wildcard, suffix.slice(1), index);
   });
   const hasWildcards = wildcard.size > 0;
+  // Only parent names no longer than the longest wildcard domain can be one: the walk starts
+  // there, so a host of 30,000 labels costs what its last few do (hashing every suffix of it was
+  // quadratic in its length).
+  let longestSuffix = 0;
+  for (const key of wildcard.keys()) longestSuffix = Math.max(longestSuffix, key.length);
 
   // The first index in `candidates` below `best` whose rule matches, else `best`.
   const firstMatch = (candidates: readonly number[], url: URL & UrlParts, best: number): number => {
@@ -63,7 +69,8 @@ export function createRuleMatcher(
     let best = firstMatch(exact.get(host) ?? NONE, url, list.length);
     if (hasWildcards) {
       // "*.example.com" claims every proper subdomain: try each parent name of the host.
-      for (let dot = host.indexOf("."); dot !== -1; dot = host.indexOf(".", dot + 1)) {
+      const from = Math.max(0, host.length - longestSuffix - 1);
+      for (let dot = host.indexOf(".", from); dot !== -1; dot = host.indexOf(".", dot + 1)) {
         const candidates = wildcard.get(host.slice(dot + 1));
         if (candidates !== undefined) best = firstMatch(candidates, url, best);
       }

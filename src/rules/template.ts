@@ -1,3 +1,4 @@
+import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { type Parsed, splitPlaceholders } from "./path-pattern.js";
 
 /** A compiled template: literal text and indexes into the capture values. */
@@ -23,6 +24,8 @@ export function compileTemplate(text: string, names: readonly string[]): Parsed<
       continue;
     }
     if (piece.rest) return { ok: false, message: `write "{${piece.name}}" in a template, without "*"` };
+    if (piece.pattern !== undefined)
+      return { ok: false, message: `"{${piece.name}}" takes its constraint in the match pattern, not here` };
     const index = names.indexOf(piece.name);
     if (index === -1) {
       const known = names.length === 0 ? "the pattern has none" : `known: ${names.join(", ")}`;
@@ -34,7 +37,9 @@ export function compileTemplate(text: string, names: readonly string[]): Parsed<
 }
 
 /**
- * Fills a compiled template with capture values, passing each value through `encode`.
+ * Fills a compiled template with capture values, passing each value through `encode`. Throws
+ * `UrlError` `invalid-url` rather than build a string longer than `MAX_URL_LENGTH`: a template
+ * may repeat a capture (`https://x/{t}/{t}/{t}`), and the bound must hold before the string exists.
  *
  * @example
  * ```ts
@@ -47,6 +52,9 @@ export function fillTemplate(
   encode: (value: string) => string = (v) => v,
 ): string {
   let out = "";
-  for (const piece of template) out += typeof piece === "number" ? encode(values[piece] ?? "") : piece;
+  for (const piece of template) {
+    out += typeof piece === "number" ? encode(values[piece] ?? "") : piece;
+    if (out.length > MAX_URL_LENGTH) checkUrlLength(out, "a rule's filled template", out);
+  }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { RuleProblem } from "../errors/rule-error.js";
+import { convergenceProblems } from "./convergence.js";
 import type { DeclarativeRule, FragmentKeep, PathPattern, UnwrapForm } from "./declarative-rule.js";
 import { createHostSet } from "./host-set.js";
 import { compilePathPattern } from "./path-pattern.js";
@@ -17,13 +18,16 @@ const RULE_FIELDS = [
   "stripFragment",
   "keepFragment",
   "unwrap",
+  "exemptParams",
 ] as const;
-const PATTERN_FIELDS = ["match", "rewrite", "hosts"] as const;
+const PATTERN_FIELDS = ["match", "rewrite", "hosts", "keepParams"] as const;
 const FRAGMENT_FIELDS = ["pattern", "paths"] as const;
 const UNWRAP_FIELDS = ["path", "param", "target", "keepQuery"] as const;
 // An unwrap rule hands its target to the whole pipeline; rewriting the wrapper as well would mean
 // two answers to one link.
-const REWRITING_FIELDS = RULE_FIELDS.filter((f) => f !== "name" && f !== "domains" && f !== "unwrap");
+const REWRITING_FIELDS = RULE_FIELDS.filter(
+  (f) => f !== "name" && f !== "domains" && f !== "unwrap" && f !== "exemptParams",
+);
 
 // Lowercase ASCII labels as URL.hostname gives them (IDNs in punycode), so that matching is a plain
 // string comparison on the hot path.
@@ -104,7 +108,7 @@ function checkDomain(c: Collector, item: string, at: string): void {
 function checkParamPattern(c: Collector, item: string, at: string, prefixAllowed: boolean): void {
   const star = item.indexOf("*");
   if (star === -1) return;
-  if (!prefixAllowed) c.add(at, `"${item}": keepParams are exact names, "*" is not allowed`);
+  if (!prefixAllowed) c.add(at, `"${item}": these are exact names, "*" is not allowed`);
   else if (star !== item.length - 1 || item.length === 1)
     c.add(at, `"${item}": "*" is only allowed at the end of a name, as a prefix match`);
 }
@@ -156,12 +160,22 @@ function validatePathPatterns(
         true,
       );
     }
-    if (typeof item.match === "string" && typeof item.rewrite === "string")
-      out.push(
-        hosts === undefined
-          ? { match: item.match, rewrite: item.rewrite }
-          : { match: item.match, rewrite: item.rewrite, hosts },
+    let keepParams: string[] | undefined;
+    if (item.keepParams !== undefined)
+      keepParams = stringList(
+        c,
+        item.keepParams,
+        join(at, "keepParams"),
+        (p, pat) => checkParamPattern(c, p, pat, false),
+        false,
       );
+    if (typeof item.match === "string" && typeof item.rewrite === "string")
+      out.push({
+        match: item.match,
+        rewrite: item.rewrite,
+        ...(hosts === undefined ? {} : { hosts }),
+        ...(keepParams === undefined ? {} : { keepParams }),
+      });
   });
   return out;
 }
@@ -261,12 +275,7 @@ function validateUnwrap(c: Collector, value: unknown, path: string): UnwrapForm[
   return out;
 }
 
-function validateCanonicalHost(
-  c: Collector,
-  value: unknown,
-  at: string,
-  domains: string[] | undefined,
-): void {
+function validateCanonicalHost(c: Collector, value: unknown, at: string): void {
   if (typeof value !== "string" || value === "") {
     c.add(at, "must be a host name");
     return;
@@ -281,10 +290,8 @@ function validateCanonicalHost(
     c.add(at, `"${value}" is not a lowercase host name (no scheme, port or path)`);
     return;
   }
-  // The pipeline takes a rule's output that its own rule no longer claims for an unwrapped link
-  // and starts over; a canonical host outside `domains` would loop, and break idempotence.
-  if (!templated && domains !== undefined && !createHostSet(domains).has(value))
-    c.add(at, `"${value}" must be one of the rule's domains, or the rule would not claim its own output`);
+  // A literal canonical host outside `domains` is claimed implicitly (DeclaredRule adds it), so the
+  // rule still claims its own output: the pipeline would take unclaimed output for an unwrapped link.
 }
 
 function validateRule(
@@ -317,7 +324,7 @@ function validateRule(
   rule.domains = domains;
 
   if (value.canonicalHost !== undefined) {
-    validateCanonicalHost(c, value.canonicalHost, join(at, "canonicalHost"), domains);
+    validateCanonicalHost(c, value.canonicalHost, join(at, "canonicalHost"));
     rule.canonicalHost = value.canonicalHost;
   }
   if (value.canonicalScheme !== undefined) {
@@ -341,8 +348,30 @@ function validateRule(
       (p, pat) => checkParamPattern(c, p, pat, true),
       false,
     );
-  if (value.pathPatterns !== undefined)
-    rule.pathPatterns = validatePathPatterns(c, value.pathPatterns, join(at, "pathPatterns"), domains);
+  if (value.pathPatterns !== undefined) {
+    // A pattern may name the implicitly claimed canonical host in its `hosts`.
+    const claimed =
+      domains !== undefined && typeof value.canonicalHost === "string" && !value.canonicalHost.includes("{")
+        ? [...domains, value.canonicalHost]
+        : domains;
+    rule.pathPatterns = validatePathPatterns(c, value.pathPatterns, join(at, "pathPatterns"), claimed);
+  }
+  if (value.exemptParams !== undefined) {
+    const strip = Array.isArray(value.stripParams)
+      ? value.stripParams.filter((p) => typeof p === "string")
+      : [];
+    rule.exemptParams = stringList(
+      c,
+      value.exemptParams,
+      join(at, "exemptParams"),
+      (p, pat) => {
+        checkParamPattern(c, p, pat, false);
+        const clash = strip.find((s: string) => s === p || (s.endsWith("*") && p.startsWith(s.slice(0, -1))));
+        if (clash !== undefined) c.add(pat, `"${p}" is both exempt and stripped ("${clash}"); drop one`);
+      },
+      true,
+    );
+  }
   if (value.stripFragment !== undefined) {
     if (typeof value.stripFragment !== "boolean") c.add(join(at, "stripFragment"), "must be true or false");
     rule.stripFragment = value.stripFragment;
@@ -395,5 +424,7 @@ export function validateRules(value: unknown): { rules: DeclarativeRule[]; probl
     const rule = validateRule(c, item, join("", i), seenNames, i);
     if (rule !== undefined) rules.push(deepFreeze(rule));
   });
+  // Only a document that is valid field by field can be run: then it must also settle.
+  if (c.problems.length === 0) for (const p of convergenceProblems(rules)) c.add(p.path, p.message);
   return { rules, problems: c.problems };
 }

@@ -1,3 +1,19 @@
+// The responses made here, so the request gate holds a slot until their last byte is out while
+// every other answer, complete when its handler returns, frees its slot at once (see app.ts).
+const streamed = new WeakSet<Response>();
+
+/**
+ * Whether `response` came from {@link ndjsonResponse}: its work goes on after the handler returns.
+ *
+ * @example
+ * ```ts
+ * isStreamedResponse(ndjsonResponse((async function* () {})())); // true
+ * ```
+ */
+export function isStreamedResponse(response: Response): boolean {
+  return streamed.has(response);
+}
+
 /**
  * A streamed NDJSON response from an async source of text chunks (each one or more whole lines):
  * each chunk is encoded and written when the socket asks for more, so a slow client holds back
@@ -34,8 +50,10 @@ export function ndjsonResponse(source: AsyncIterator<string>, onClose: () => voi
     },
     { highWaterMark: 0 },
   );
-  return new Response(body, {
+  const response = new Response(body, {
     status: 200,
     headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
   });
+  streamed.add(response);
+  return response;
 }

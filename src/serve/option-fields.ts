@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { NormalizeOptions } from "../pipeline/normalize-options.js";
 
 /**
  * The normalize options a client may send, one row each: the single table both the JSON body
@@ -18,7 +19,15 @@ export const OPTION_FIELDS = {
     kind: "strings",
     doc: 'Deny patterns for tracking parameters ("utm_*" is a prefix). Default: the built-in list.',
   },
+  extraTrackingParams: {
+    kind: "strings",
+    doc: "Deny patterns added to trackingParams (the built-in list unless trackingParams is given).",
+  },
   keepParams: { kind: "strings", doc: "Parameter names never stripped (exact names)." },
+  stripUserinfo: {
+    kind: "boolean",
+    doc: "Drop user:password@ from the URL. Default: true for identity (credentials never reach a key).",
+  },
   sortParams: { kind: "boolean", doc: "Sort query parameters. Default: true for identity." },
   trailingSlash: {
     kind: "enum",
@@ -40,6 +49,12 @@ export const OPTION_FIELDS = {
 
 /** The name of one option of {@link OPTION_FIELDS}. */
 export type OptionName = keyof typeof OPTION_FIELDS;
+
+// A request can carry every normalize option: a field added to NormalizeOptions fails the build
+// here until it has a row above.
+type Never<T extends never> = T;
+/** The normalize options without a row in {@link OPTION_FIELDS}: none, or the build fails. */
+export type UncoveredOptions = Never<Exclude<keyof NormalizeOptions, OptionName>>;
 
 /** The option names, in table order. */
 export const OPTION_NAMES = Object.keys(OPTION_FIELDS) as OptionName[];

@@ -1,4 +1,5 @@
 import type { ClientOptions } from "../resolve/types.js";
+import { LOOPBACK_HOST_NAMES } from "./browser-guard.js";
 
 /**
  * Options of {@link createServeApp} and {@link startServe}. Every field is optional; the defaults
@@ -30,6 +31,13 @@ export interface ServeOptions {
   assetsDir?: string;
   /** Where request logs go (one line each, host names only, never full URLs). @default none */
   log?: (line: string) => void;
+  /**
+   * Host names the `Host` header may carry (a request naming another is refused with 403, which
+   * stops DNS rebinding); `null` accepts any. {@link startServe} sets the loopback names and the
+   * bind address for a loopback bind, and `null` for any other bind.
+   * @default ["localhost", "127.0.0.1", "[::1]"]
+   */
+  allowedHosts?: readonly string[] | null;
 }
 
 /** {@link ServeOptions} with every default filled in. */
@@ -44,6 +52,7 @@ export interface ResolvedServeOptions {
   readonly requestTimeoutMs: number;
   readonly assetsDir: string | null;
   readonly log: (line: string) => void;
+  readonly allowedHosts: readonly string[] | null;
 }
 
 const KEYS = new Set([
@@ -57,6 +66,7 @@ const KEYS = new Set([
   "requestTimeoutMs",
   "assetsDir",
   "log",
+  "allowedHosts",
 ]);
 
 function integer(value: unknown, name: string, min: number, max: number, fallback: number): number {
@@ -94,6 +104,14 @@ export function resolveServeOptions(options: ServeOptions = {}): ResolvedServeOp
   if (assetsDir !== undefined && typeof assetsDir !== "string") {
     throw new TypeError('canonurl serve: option "assetsDir" must be a string');
   }
+  const { allowedHosts } = options;
+  if (
+    allowedHosts !== undefined &&
+    allowedHosts !== null &&
+    (!Array.isArray(allowedHosts) || !allowedHosts.every((h) => typeof h === "string" && h !== ""))
+  ) {
+    throw new TypeError('canonurl serve: option "allowedHosts" must be null or an array of host names');
+  }
   if (client !== undefined && (typeof client !== "object" || client === null)) {
     throw new TypeError('canonurl serve: option "client" must be an object');
   }
@@ -108,5 +126,9 @@ export function resolveServeOptions(options: ServeOptions = {}): ResolvedServeOp
     requestTimeoutMs: integer(options.requestTimeoutMs, "requestTimeoutMs", 1, 2_147_483_647, 60_000),
     assetsDir: assetsDir ?? null,
     log: log ?? (() => {}),
+    allowedHosts:
+      allowedHosts === null
+        ? null
+        : Object.freeze((allowedHosts ?? LOOPBACK_HOST_NAMES).map((h) => h.toLowerCase())),
   });
 }

@@ -1,7 +1,8 @@
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, isIP } from "node:net";
 import { serve } from "@hono/node-server";
 import { createServeApp } from "./app.js";
+import { isLoopbackBind, LOOPBACK_HOST_NAMES } from "./browser-guard.js";
 import { createRequestGate } from "./request-gate.js";
 import { resolveServeOptions, type ServeOptions } from "./serve-options.js";
 
@@ -35,7 +36,15 @@ export async function startServe(
 ): Promise<RunningServe> {
   const { host = "127.0.0.1", port = 8787, ...rest } = options;
   const gate = createRequestGate(resolveServeOptions(rest).maxInFlight);
-  const app = createServeApp(rest, gate);
+  // Bound to loopback, only the loopback names (and the bind address itself, say 127.0.0.2) are
+  // legitimate Host headers; bound anywhere else, the names it is reached by are not known here.
+  const allowedHosts =
+    rest.allowedHosts !== undefined
+      ? rest.allowedHosts
+      : isLoopbackBind(host)
+        ? [...LOOPBACK_HOST_NAMES, new URL(`http://${isIP(host) === 6 ? `[${host}]` : host}/`).hostname]
+        : null;
+  const app = createServeApp({ ...rest, allowedHosts }, gate);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s as Server)) as Server;
     s.once("error", reject);

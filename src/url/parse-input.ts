@@ -1,4 +1,5 @@
 import { UrlError } from "../errors/url-error.js";
+import { invalidUrlReason } from "./invalid-url-reason.js";
 import { schemeTokenLength } from "./scheme-token.js";
 
 /** The result of {@link parseInput}: the WHATWG-parsed URL and the string it was parsed from. */
@@ -12,7 +13,15 @@ export interface ParsedInput {
  * Trims `raw`, gives it `defaultScheme` when it has no `scheme:` token, parses it with the WHATWG
  * URL parser and accepts only http and https.
  *
- * Throws `UrlError` `invalid-url` when it does not parse, `unsupported-scheme` for any other scheme.
+ * Input without a scheme names its host first (`example.com/x`) or after exactly two slashes
+ * (`//example.com/x`, protocol-relative); both get `defaultScheme`. Anything else without a scheme
+ * has no host and is refused, as classify() calls it: a rooted path (`/x`, class `relative`), a
+ * bare query or fragment, or an empty authority (`///x`). The WHATWG parser would otherwise skip
+ * the slashes and read the first path segment as a host (`/relative/path` → `http://relative/path`).
+ *
+ * Throws `UrlError` `invalid-url` when it does not parse, with the reason when the authority shows
+ * it (empty host, port out of range, a forbidden host character named), `unsupported-scheme` for any
+ * other scheme.
  *
  * @example
  * ```ts
@@ -22,13 +31,19 @@ export interface ParsedInput {
 export function parseInput(raw: string, defaultScheme: "http" | "https"): ParsedInput {
   const trimmed = removeTabAndNewline(trimEdges(raw));
   if (trimmed === "") throw new UrlError("invalid-url", "invalid URL: empty input", { url: raw });
-  const text =
-    schemeTokenLength(trimmed) === 0 ? `${defaultScheme}://${stripLeadingSlashes(trimmed)}` : trimmed;
+  const text = schemeTokenLength(trimmed) === 0 ? withDefaultScheme(trimmed, raw, defaultScheme) : trimmed;
   let url: URL;
   try {
     url = new URL(text);
   } catch (cause) {
-    throw new UrlError("invalid-url", `invalid URL: ${JSON.stringify(raw)}`, { url: raw, cause });
+    const reason = invalidUrlReason(text);
+    throw new UrlError(
+      "invalid-url",
+      reason === undefined
+        ? `invalid URL: ${JSON.stringify(raw)}`
+        : `invalid URL ${JSON.stringify(raw)}: ${reason}`,
+      { url: raw, cause },
+    );
   }
   return { url: checkHttpUrl(url, raw), text };
 }
@@ -83,9 +98,19 @@ function removeTabAndNewline(s: string): string {
 }
 
 // "//example.com/x" is a protocol-relative reference: it names a host, so it gets the default
-// scheme like "example.com/x" does.
-function stripLeadingSlashes(s: string): string {
+// scheme like "example.com/x" does. A backslash counts as "/" here, as it does ahead of the path of a
+// special URL (WHATWG §4.4) and in classify(). One slash is a rooted path, three or more an empty
+// authority: neither names a host (classify: `relative`, and `protocol-relative` with host "").
+function withDefaultScheme(s: string, raw: string, scheme: "http" | "https"): string {
   let i = 0;
   while (i < s.length && (s.charCodeAt(i) === 0x2f || s.charCodeAt(i) === 0x5c)) i++;
-  return i === 0 ? s : s.slice(i);
+  const first = s.charCodeAt(i);
+  let reason: string | undefined;
+  const ends = i === s.length || first === 0x3f || first === 0x23;
+  if (i === 1) reason = "no host: a rooted path is a relative reference, not a URL";
+  else if (i > 2 || (i === 2 && ends)) reason = 'no host: the authority after "//" is empty';
+  else if (ends) reason = "no host: a bare query or fragment is a relative reference, not a URL";
+  if (reason !== undefined)
+    throw new UrlError("invalid-url", `invalid URL ${JSON.stringify(raw)}: ${reason}`, { url: raw });
+  return `${scheme}://${i === 0 ? s : s.slice(i)}`;
 }

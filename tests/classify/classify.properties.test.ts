@@ -2,14 +2,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { classify, type UrlFormClass } from "../../src/classify/index.js";
+import { FUZZING, fuzzRuns } from "../helpers/fuzz-runs.js";
 import { anyInput, urlChar, urlish } from "./arbitraries.js";
 import { factsExcept, violations } from "./invariants.js";
 
-// CLASSIFY_LONG=1 (npm run fuzz) is the long mode: 1,000,000 random strings through every
-// single-input law, and more runs of the metamorphic ones.
-const LONG = process.env.CLASSIFY_LONG === "1";
-const RUNS = LONG ? 1_000_000 : 20_000;
-const META_RUNS = LONG ? 200_000 : 5_000;
+// FUZZ_RUNS (npm run fuzz: 1,000,000) is the long mode: that many random strings through every
+// single-input law, and a fifth of it through the metamorphic ones.
+const RUNS = fuzzRuns(20_000);
+const META_RUNS = FUZZING ? Math.max(5_000, Math.floor(RUNS / 5)) : 5_000;
 
 describe("classify() laws (fast-check, seed 42)", () => {
   it(`keeps every single-input law over ${RUNS} random strings`, () => {

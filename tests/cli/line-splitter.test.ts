@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import {
+  decodeLines,
   type InputLine,
+  isRawLines,
+  type LineBlock,
   LineSplitter,
   MAX_LINE_BYTES,
   OVERLONG_PREFIX_CHARS,
@@ -13,6 +16,26 @@ function split(chunks: (string | Buffer)[], max?: number): InputLine[] {
   const out: InputLine[] = [];
   for (const chunk of chunks) splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk, out);
   splitter.end(out);
+  return out;
+}
+
+// pushBlocks, then the runs decoded as a worker thread does: must equal split() exactly.
+function splitViaBlocks(chunks: Buffer[], max: number, stats: { runs: number }): InputLine[] {
+  const splitter = new LineSplitter(max);
+  const blocks: LineBlock[] = [];
+  for (const chunk of chunks) splitter.pushBlocks(chunk, blocks);
+  splitter.end(blocks);
+  const out: InputLine[] = [];
+  for (const block of blocks) {
+    if (!isRawLines(block)) {
+      out.push(block);
+      continue;
+    }
+    const before = out.length;
+    decodeLines(block, out);
+    assert.equal(out.length - before, block.count, "a run's count is the number of lines it holds");
+    if (block.count > 1) stats.runs++;
+  }
   return out;
 }
 
@@ -84,6 +107,18 @@ describe("LineSplitter", () => {
     assert.ok(grown < 8 * MAX_LINE_BYTES, `buffers grew by ${grown} bytes`);
   });
 
+  it("pushBlocks copies each run into its own ArrayBuffer (safe to transfer)", () => {
+    const chunk = Buffer.from("a\nb\nc\nrest");
+    const splitter = new LineSplitter();
+    const blocks: LineBlock[] = [];
+    splitter.pushBlocks(chunk, blocks);
+    const run = blocks[0];
+    assert.ok(run !== undefined && isRawLines(run));
+    assert.equal(run.count, 3);
+    assert.notEqual(run.raw.buffer, chunk.buffer);
+    assert.equal(run.raw.byteLength, run.raw.buffer.byteLength);
+  });
+
   it("a chunk larger than the limit is split with the same result", () => {
     const max = 16;
     const text = "short\nabcdefghijklmnopqrstuvwxyz\n0123456789abcdef\r\nend";
@@ -94,6 +129,7 @@ describe("LineSplitter", () => {
     let crBeforeNewlineAcrossChunks = 0;
     let loneCr = 0;
     let overlong = 0;
+    const blockStats = { runs: 0 };
     const alphabet = fc.constantFrom("a", "b", "\r", "\n", "é", "€", "😀", " ");
     fc.assert(
       fc.property(
@@ -116,7 +152,9 @@ describe("LineSplitter", () => {
             if (typeof line !== "string") overlong++;
             else if (line.includes("\r")) loneCr++;
           }
-          const got = split(chunks, max).map((line) =>
+          const plain = split(chunks, max);
+          assert.deepEqual(splitViaBlocks(chunks, max, blockStats), plain, "pushBlocks + decodeLines");
+          const got = plain.map((line) =>
             // The prefix is cut from the bytes, so a character split at its end may differ: compare
             // the prefix by its first characters only.
             typeof line === "string" ? line : { ...line, prefix: line.prefix.slice(0, 1) },
@@ -132,5 +170,6 @@ describe("LineSplitter", () => {
     assert.ok(crBeforeNewlineAcrossChunks > 20, `\\r|\\n cut ${crBeforeNewlineAcrossChunks} times`);
     assert.ok(loneCr > 100, `lone \\r in ${loneCr} lines`);
     assert.ok(overlong > 100, `over-long ${overlong} lines`);
+    assert.ok(blockStats.runs > 100, `runs of several raw lines: ${blockStats.runs}`);
   });
 });

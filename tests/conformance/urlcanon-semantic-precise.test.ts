@@ -13,7 +13,6 @@ const OPTIONS = { preset: "identity", stripTracking: false, trailingSlash: "keep
 // Each category is explained in tests/conformance/README.md.
 const CATEGORIES = new Set([
   "scheme",
-  "userinfo",
   "bytes",
   "reserved-decode",
   "repeated-unescape",
@@ -23,7 +22,7 @@ const CATEGORIES = new Set([
 ]);
 
 // Raised, never lowered: the count this suite last reached.
-const MIN_AGREE = 99;
+const MIN_AGREE = 114;
 
 describe("conformance: urlcanon semantic_precise.json", () => {
   it("agrees on every row except the explained divergences", () => {

@@ -18,8 +18,8 @@ interface WptRow {
 // gives, when an input the browser rejects is rejected as invalid-url, and when a non-http(s) URL
 // is refused as unsupported-scheme (canonurl's contract).
 const OPTIONS = { preset: "rfc3986", stripFragment: false } as const;
-const CATEGORIES = new Set(["default-scheme", "node-ada"]);
-const MIN_AGREE = 549;
+const CATEGORIES = new Set(["default-scheme", "no-base", "node-ada"]);
+const MIN_AGREE = 551;
 
 function outcome(input: string): string {
   try {

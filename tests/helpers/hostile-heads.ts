@@ -1,5 +1,5 @@
 // HTML heads a hostile server can send, each filled to a given size, for the head-scan bound tests
-// (tests/resolve/head-scan-bounds.test.ts) and its benchmark (bench/head-scan.ts).
+// (tests/resolve/discover/head-scan-bounds.test.ts) and its benchmark (bench/head-scan.ts).
 
 /** One shape: its name, the text, and whether it nests elements (the super-linear case). */
 export interface HostileHead {
@@ -15,6 +15,20 @@ function fill(size: number, prefix: string, unit: string, suffix = ""): string {
   const room = size - prefix.length - suffix.length;
   const whole = Math.max(0, Math.floor(room / unit.length));
   return prefix + unit.repeat(whole) + "x".repeat(Math.max(0, room - whole * unit.length)) + suffix;
+}
+
+// One start tag carrying as many distinct attribute names as fit (a0=b a1=b …): a parser that
+// collects a tag's attributes into one object builds a dictionary of that size.
+function distinctAttributes(size: number, prefix: string): string {
+  const parts = [prefix];
+  let length = prefix.length;
+  for (let i = 0; ; i++) {
+    const part = `a${i}=b `;
+    if (length + part.length > size) break;
+    parts.push(part);
+    length += part.length;
+  }
+  return parts.join("") + "x".repeat(size - length);
 }
 
 // A head as real pages write them (meta, preloads, JSON-LD, inline style and script, a canonical),
@@ -69,6 +83,7 @@ export function hostileHeads(size: number): HostileHead[] {
     { name: "unclosed style", html: fill(size, `${head}<style>`, "<a><b></c>"), nests: false },
     { name: "unclosed title", html: fill(size, `${head}<title>`, "<a>&amp;"), nests: false },
     { name: "many attributes", html: fill(size, `${head}<meta `, "a=b "), nests: false },
+    { name: "many distinct attributes", html: distinctAttributes(size, `${head}<meta `), nests: false },
     { name: "one attribute repeated", html: fill(size, `${head}<meta `, "rel=x "), nests: false },
     {
       name: "huge attribute value",

@@ -1,5 +1,18 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fromRoot } from "./paths.js";
+
+/**
+ * The environment a test runs the binary in: the caller's, with the default resolution cache
+ * (SQLite under $XDG_CACHE_HOME/canonurl) in a directory of this test process, so no test writes
+ * to the real ~/.cache or sees another test's answers.
+ */
+export const testEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "canonurl-test-xdg-")),
+};
 
 /** What one run of the built binary produced. */
 export interface CliRun {
@@ -12,7 +25,7 @@ export interface CliRun {
 export function runCli(args: readonly string[], stdin?: string, env?: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [fromRoot("dist/cli/bin.js"), ...args], {
-      env: env ?? process.env,
+      env: env ?? testEnv,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

@@ -97,3 +97,140 @@ export const urlWithParams: fc.Arbitrary<{ base: string; params: string[] }> = f
     fc.array(param, { minLength: 2, maxLength: 6 }),
   )
   .map(([s, h, p, params]) => ({ base: `${s}://${h}${p}`, params }));
+
+// --- Hostile corners ------------------------------------------------------------------------------
+// Where normalizers lose idempotence: a host whose dots are escaped or whose labels read as numbers
+// (a later parse may turn it into an IPv4 address), trailing dots, IP literals; path segments with
+// brackets and dots the encoder rewrites next to dot segments; wrappers inside wrappers.
+
+const hostileLabel = fc.constantFrom(
+  "2130706433",
+  "127",
+  "0",
+  "1",
+  "0x7f",
+  "0X7F",
+  "0177",
+  "08",
+  "4294967295",
+  "4294967296",
+  "999",
+  "0x",
+  "%31%32%37",
+  "%30x7f",
+  "a%2eb",
+  "xn--nxasmq6b",
+  "EXAMPLE",
+  "münchen",
+  "a-b",
+  "test",
+);
+const hostDot = fc.constantFrom(".", ".", ".", "%2E", "%2e", "。");
+const hostTail = fc.constantFrom("", "", "", ".", "..", "%2E", "%2E%2E", ".%2e");
+/** Hosts made to look like numbers or addresses, with escaped and trailing dots, and IP literals. */
+export const hostileHost: fc.Arbitrary<string> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(
+        fc.array(fc.tuple(hostileLabel, hostDot), { minLength: 0, maxLength: 4 }),
+        hostileLabel,
+        hostTail,
+      )
+      .map(([pairs, last, tail]) => `${pairs.map(([l, d]) => `${l}${d}`).join("")}${last}${tail}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "[::1]",
+      "[::FFFF:127.0.0.1]",
+      "[0:0:0:0:0:0:0:1]",
+      "[fe80::1%25eth0]",
+      "127.0.0.1",
+      "127.1",
+      "0x7f.0.0.1",
+      "1.2.3.4.",
+      "01.02.03.04",
+      "256.256.256.256",
+      "1.2.3.4.5",
+      "0x100000000",
+    ),
+  },
+);
+
+const hostileSegment = fc.constantFrom(
+  ".",
+  "..",
+  "%2e",
+  "%2E%2E",
+  ".%2e",
+  "%2e.",
+  ".[::1]",
+  "[::1]",
+  "[",
+  "]",
+  "[a]",
+  "a]b[",
+  "%5B",
+  "%5b::1%5D",
+  "a.",
+  ".a",
+  "..a",
+  "a..",
+  "..;",
+  "..%2F",
+  "%2F..",
+  "a",
+  "b",
+  "é",
+  "%",
+  "%2",
+  "%zz",
+  "~",
+  "a;b",
+  "a:b",
+  "@",
+  "x y",
+  "%00",
+  "\\",
+  "|",
+);
+/** A path of hostile segments, sometimes with a trailing slash. */
+export const hostilePath: fc.Arbitrary<string> = fc
+  .tuple(fc.array(hostileSegment, { maxLength: 7 }), fc.boolean())
+  .map(([s, slash]) => `/${s.join("/")}${slash && s.length > 0 ? "/" : ""}`);
+
+/** A URL with a hostile host or path (or both), ports, queries and fragments. */
+export const hostileUrl: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom("http://", "https://", "HTTP://", ""),
+    fc.oneof(hostileHost, host),
+    port,
+    fc.oneof(hostilePath, path),
+    fc.array(param, { maxLength: 3 }),
+    fragment,
+  )
+  .map(([s, h, p, pa, q, f]) => `${s}${h}${p}${pa}${q.length > 0 ? `?${q.join("&")}` : ""}${f}`);
+
+const wrapperKind = fc.constantFrom("google-url", "google-amp", "facebook", "wayback", "google-url-url");
+function wrap(kind: string, inner: string): string {
+  const bare = inner.replace(/^https?:\/\//i, "");
+  switch (kind) {
+    case "google-url":
+      return `https://www.google.com/url?q=${encodeURIComponent(inner)}`;
+    case "google-url-url":
+      return `https://google.com/url?sa=t&url=${encodeURIComponent(inner)}`;
+    case "google-amp":
+      return `https://www.google.com/amp/s/${bare}`;
+    case "facebook":
+      return `https://l.facebook.com/l.php?u=${encodeURIComponent(inner)}&h=AT0`;
+    default:
+      return `https://web.archive.org/web/20200101000000/${inner}`;
+  }
+}
+
+/** A link inside 0 to 12 wrappers of the built-in unwrappers' kinds, any mix: `depth` is how many. */
+export const nestedWrappers: fc.Arbitrary<{ url: string; depth: number }> = fc
+  .tuple(fc.array(wrapperKind, { maxLength: 12 }), fc.oneof(hostileUrl, urlish))
+  .filter(([, inner]) => /^https?:\/\//i.test(inner.trim()))
+  .map(([kinds, inner]) => ({ url: kinds.reduce((u, k) => wrap(k, u), inner.trim()), depth: kinds.length }));

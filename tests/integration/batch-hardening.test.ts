@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import { isAbortError, isCanonError, isTimeoutError, isUrlError } from "../../src/errors/guards.js";
 import { createClient } from "../../src/resolve/client.js";
+import { MAX_DIALLED_ADDRESSES } from "../../src/resolve/guard/destination.js";
 import { canonicalize, resolve } from "../../src/resolve/one-shot.js";
 import type { Outcome } from "../../src/resolve/types.js";
 import { type Site, startSite, text } from "./site.js";
@@ -338,6 +339,69 @@ describe("batch and argument hardening", () => {
       assert.ok(returned, "return() told the source");
     } finally {
       await client.close();
+    }
+  });
+
+  it("a logger that throws does not fail the resolution it logs", async () => {
+    const client = createClient(
+      site.options({
+        logger: {
+          debug() {
+            throw new Error("logger broke");
+          },
+        },
+      }),
+    );
+    try {
+      const r = await client.resolve(site.url("/logged"));
+      assert.equal(r.status, 200);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a resolver answering 60,000 distinct addresses: all checked, 16 dialled, no hang", {
+    timeout: 10_000,
+  }, async () => {
+    // Node's socket layer dedupes a lookup's list in quadratic time, so 60,000 addresses reaching it
+    // would hold the event loop for many seconds; the 10 s limit catches that.
+    const answers = ["127.0.0.1"];
+    for (let i = 2; answers.length < 60_000; i++)
+      answers.push(`127.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    const client = createClient(site.options({ allowedNetworks: ["127.0.0.0/8"] }, { "many.test": answers }));
+    try {
+      const r = await client.resolve(`http://many.test:${site.server.port}/many`);
+      assert.equal(r.status, 200);
+    } finally {
+      await client.close();
+    }
+    const seen: (readonly string[])[] = [];
+    const recording = createClient(
+      site.options(
+        {
+          allowedNetworks: ["127.0.0.0/8"],
+          transport: {
+            async request(request) {
+              seen.push(request.addresses);
+              return { status: 204, headers: {}, body: (async function* () {})(), async dispose() {} };
+            },
+          },
+        },
+        // The duplicate of the first address is dropped, and the last answer, outside the allowed
+        // network, still refuses the name although it would never be dialled.
+        { "many.test": ["127.0.0.1", ...answers, "10.0.0.1"], "fine.test": answers },
+      ),
+    );
+    try {
+      await assert.rejects(recording.resolve(`http://many.test:${site.server.port}/`), (e) => {
+        assert.ok(isCanonError(e) && e.code === "blocked-address", String(e));
+        return true;
+      });
+      await recording.resolve(`http://fine.test:${site.server.port}/`);
+      assert.ok(seen.length > 0);
+      for (const addresses of seen) assert.deepEqual(addresses, answers.slice(0, MAX_DIALLED_ADDRESSES));
+    } finally {
+      await recording.close();
     }
   });
 });

@@ -62,7 +62,7 @@ describe("CLI network mode (in-process)", () => {
     );
   });
 
-  it("prints NDJSON with chain, source and verified", async () => {
+  it("prints NDJSON with chain, source, verified and cached", async () => {
     const { io, out, err } = captureIo();
     const code = await runNetworkMode(
       from([site.url("/old?utm_source=x"), "http://[::1"]),
@@ -86,8 +86,10 @@ describe("CLI network mode (in-process)", () => {
       "ruleApplied",
       "paramsStripped",
       "verified",
+      "cached",
     ]);
     assert.equal(ok.index, 0);
+    assert.equal(ok.cached, false);
     assert.equal(ok.url, site.url("/fast"));
     assert.equal(ok.source, "redirect");
     assert.equal(ok.verified, true);

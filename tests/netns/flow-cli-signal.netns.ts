@@ -44,7 +44,8 @@ describe("the canonurl binary stopped by a signal (netns, 127.0.0.1:80)", () => 
     it(`${signal} mid-run: the in-order prefix, the index on stderr, exit ${code}`, {
       timeout: 20_000,
     }, async () => {
-      const child = spawn(process.execPath, [fromRoot("dist/cli/bin.js"), "--allow-private"], {
+      // --no-cache: this test is about the stop, and must not write a cache into the real home.
+      const child = spawn(process.execPath, [fromRoot("dist/cli/bin.js"), "--allow-private", "--no-cache"], {
         stdio: ["pipe", "pipe", "pipe"],
       });
       let stdout = "";

@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import { networkInterfaces } from "node:os";
 import { after, before, describe, it } from "node:test";
 import { CanonError } from "../../src/errors/canon-error.js";
-import { defaultResolver } from "../../src/resolve/default-resolver.js";
-import { type ResolvedNetPolicy, resolveDestination } from "../../src/resolve/destination.js";
-import { createPinnedTransport } from "../../src/resolve/pinned-transport.js";
-import type { TransportRequest, TransportResponse } from "../../src/resolve/transport.js";
+import { defaultResolver } from "../../src/resolve/guard/default-resolver.js";
+import { type ResolvedNetPolicy, resolveDestination } from "../../src/resolve/guard/destination.js";
+import { createPinnedTransport } from "../../src/resolve/http/pinned-transport.js";
+import type { TransportRequest, TransportResponse } from "../../src/resolve/http/transport.js";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 
 // Refuse to run anywhere but a namespace whose only interface is loopback.

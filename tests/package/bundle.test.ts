@@ -27,7 +27,7 @@ export function probe() {
     idn: normalize("http://Bücher.example/ä"),
     explain: [e.canonical, e.ruleApplied, e.paramsStripped, e.steps.map((s) => s.stage)],
     classify: [classify("https:/evil.test/x").class, classify("https://trusted@evil.test/").host],
-    defaultRules: defaultRules.map((r) => r.name).includes("youtube-v1"),
+    defaultRules: defaultRules.map((r) => r.name).includes("youtube-v2"),
     compiled: normalize("http://shop.example/item/42/blue-shoe?utm_source=x", { rules }),
     ruleError: [isRuleError(ruleError), ruleError?.code, ruleError?.problems?.[0]?.path],
     urlError: [isUrlError(urlError), urlError?.code],
@@ -41,7 +41,7 @@ const EXPECTED = {
   idn: "http://xn--bcher-kva.example/%C3%A4",
   explain: [
     "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
-    "youtube-v1",
+    "youtube-v2",
     ["si", "utm_source"],
     ["parse", "generic", "rule", "final"],
   ],

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { isCanonError } from "../../src/errors/guards.js";
+import type { TransportRequest, TransportResponse } from "../../src/resolve/http/transport.js";
 import { createClient, createPinnedTransport } from "../../src/resolve/lazy-client.js";
-import type { TransportRequest, TransportResponse } from "../../src/resolve/transport.js";
 import type { Outcome } from "../../src/resolve/types.js";
 import { redirect, routes, type Site, startSite, text } from "../integration/site.js";
 

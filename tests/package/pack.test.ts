@@ -155,7 +155,7 @@ console.log(JSON.stringify([
     assert.equal(r.stderr, "");
     assert.deepEqual(JSON.parse(r.stdout), [
       "http://www.shop.example/a",
-      "youtube-v1",
+      "youtube-v2",
       false,
       "http://b.example/x",
       true,

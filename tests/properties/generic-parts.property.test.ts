@@ -4,10 +4,11 @@ import fc from "fast-check";
 import { genericPass } from "../../src/pipeline/generic-pass.js";
 import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
 import { parseInput } from "../../src/url/parse-input.js";
+import { fuzzRuns } from "../helpers/fuzz-runs.js";
 import { urlish } from "../helpers/url-arbitraries.js";
 
 const SEED = 20261203;
-const RUNS = 4000;
+const RUNS = fuzzRuns(4000);
 const userinfo = fc.constantFrom("", "", "user@", "User:p%61ss@", "a%20b:@", "x:y%zz@");
 
 // The pipeline hands declarative rules the generic pass's parts instead of parsing generic.href

@@ -4,10 +4,11 @@ import fc from "fast-check";
 import { canonicalWith, explain, normalize, normalizeResolved } from "../../src/pipeline/normalize.js";
 import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
 import { parseInput } from "../../src/url/parse-input.js";
+import { fuzzRuns } from "../helpers/fuzz-runs.js";
 import { urlish } from "../helpers/url-arbitraries.js";
 
 const SEED = 20261204;
-const RUNS = 3000;
+const RUNS = fuzzRuns(3000);
 
 // The resolver hands the pipeline URLs it has already parsed (the input, every Location) instead
 // of their href; that is only sound if a URL and its href normalize alike, and the URL is left as

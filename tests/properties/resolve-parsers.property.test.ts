@@ -11,16 +11,14 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { CanonError } from "../../src/errors/canon-error.js";
 import { isRedirectError, isResponseTooLargeError, isUrlError } from "../../src/errors/guards.js";
-import { MAX_HEAD_DEPTH, scanHtmlHead } from "../../src/resolve/html-canonical.js";
-import { findLinkCanonical, parseLinkHeader } from "../../src/resolve/link-header.js";
-import { resolveLocation } from "../../src/resolve/location.js";
-import { isClearlyNotHtml, isHtmlMediaType, mediaTypeEssence } from "../../src/resolve/media-type.js";
+import { MAX_HEAD_DEPTH, scanHtmlHead } from "../../src/resolve/discover/html-canonical.js";
+import { findLinkCanonical, parseLinkHeader } from "../../src/resolve/discover/link-header.js";
+import { resolveLocation } from "../../src/resolve/discover/location.js";
+import { isClearlyNotHtml, isHtmlMediaType, mediaTypeEssence } from "../../src/resolve/http/media-type.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_104);
 const LONG = RUNS > 100_000;
-// The head scan is async and parses whole documents: a tenth of the runs in the long mode.
-const HTML_RUNS = LONG ? Math.ceil(RUNS / 10) : RUNS;
 if (!Number.isSafeInteger(RUNS) || RUNS < 1)
   throw new Error(`FUZZ_RUNS must be a positive integer, got ${RUNS}`);
 
@@ -288,7 +286,7 @@ describe("resolver parsers (fast-check, fixed seed)", () => {
 
   // ------------------------------------------------------------------------ head scan
 
-  it(`the head scan is total, bounded and chunking-invariant over ${HTML_RUNS} documents`, async () => {
+  it(`the head scan is total, bounded and chunking-invariant over ${RUNS} documents`, async () => {
     const seen = counters(
       "canonical",
       "viaBase",
@@ -418,9 +416,9 @@ describe("resolver parsers (fast-check, fixed seed)", () => {
           if (whole.stoppedBy === "end-of-input") seen.endOfInput++;
         },
       ),
-      { seed: SEED, numRuns: HTML_RUNS },
+      { seed: SEED, numRuns: RUNS },
     );
-    report("head-scan", HTML_RUNS, seen);
+    report("head-scan", RUNS, seen);
     for (const [branch, n] of Object.entries(seen)) assert.ok(n > 0, `branch never reached: ${branch}`);
   });
 });

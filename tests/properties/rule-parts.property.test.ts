@@ -3,20 +3,35 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { type DomainRule, defaultRules, explain } from "../../src/index.js";
 import { applyParts, DeclaredRule } from "../../src/rules/declared-rule.js";
+import { compileRules } from "../../src/rules/load-rules.js";
 import type { UrlParts } from "../../src/url/url-parts.js";
+import { fuzzRuns } from "../helpers/fuzz-runs.js";
 
 const SEED = 20261203;
-const RUNS = 4000;
+const RUNS = fuzzRuns(4000);
 
 // The same rules as opaque user code: the pipeline then parses every rule input and output
 // (new URL, rule.apply), the path the parts shortcut must agree with.
-const opaque: DomainRule[] = defaultRules.map((rule) => ({
-  name: rule.name,
-  match: (url: URL) => rule.match(url),
-  apply: (url: URL) => rule.apply(url),
-  ...(rule.stripParams === undefined ? {} : { stripParams: rule.stripParams }),
-  ...(rule.keepFragment === undefined ? {} : { keepFragment: rule.keepFragment }),
-}));
+// Code cannot carry exemptParams (they are read from declarations, by host), so the opaque copy
+// gets them back the way a user would: exemption-only declarative rules beside the code.
+const opaque: DomainRule[] = [
+  ...defaultRules.map((rule) => ({
+    name: rule.name,
+    match: (url: URL) => rule.match(url),
+    apply: (url: URL) => rule.apply(url),
+    ...(rule.stripParams === undefined ? {} : { stripParams: rule.stripParams }),
+    ...(rule.keepFragment === undefined ? {} : { keepFragment: rule.keepFragment }),
+  })),
+  ...compileRules(
+    defaultRules
+      .filter((r): r is DeclaredRule => r instanceof DeclaredRule && r.exemptParams !== undefined)
+      .map((r) => ({
+        name: `${r.name}-exemptions`,
+        domains: [...r.hosts.exact, ...r.hosts.suffixes.map((s) => `*${s}`)],
+        exemptParams: r.exemptParams,
+      })),
+  ),
+];
 
 // Links shaped by the rules' own path patterns, captures filled with ordinary and awkward values
 // (characters the parser encodes, escapes, dots), on the rules' own hosts.
@@ -92,7 +107,7 @@ describe("declarative rules on parts (fast-check, fixed seed)", () => {
   });
 
   it("skip the parse only for a rewrite the parser would leave as it is", () => {
-    const youtube = defaultRules.find((r) => r.name === "youtube-v1") as DeclaredRule;
+    const youtube = defaultRules.find((r) => r.name === "youtube-v2") as DeclaredRule;
     const parts = (pathname: string, search = ""): UrlParts => ({
       protocol: "https:",
       username: "",

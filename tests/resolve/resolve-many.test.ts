@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isAbortError } from "../../src/errors/guards.js";
+import { toCanonError } from "../../src/resolve/http/to-canon-error.js";
 import { resolveMany } from "../../src/resolve/resolve-many.js";
-import { toCanonError } from "../../src/resolve/to-canon-error.js";
 import type { Outcome, Resolution } from "../../src/resolve/types.js";
 
 describe("resolveMany (unit)", () => {

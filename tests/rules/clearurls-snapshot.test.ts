@@ -108,7 +108,7 @@ describe("the shipped ClearURLs snapshot", () => {
     [
       "https://www.amazon.co.uk/s?k=kettle&crid=2M&sprefix=kett%2Caps%2C80&ref=nb_sb_noss",
       "https://www.amazon.co.uk/s?crid=2M&k=kettle&sprefix=kett%2Caps%2C80",
-      "amazon-v1",
+      "amazon-v2",
     ],
     [
       "https://pagead2.googlesyndication.com/pagead/js/adsbygoogle.js?client=ca-pub-1",
@@ -131,12 +131,14 @@ describe("the shipped ClearURLs snapshot", () => {
       "clearurls:ClearURLsTestBlock2",
     ],
     [
-      "https://shop.example.com/product/1?utm_source=news&utm_medium=email&mc_eid=abc&_hsenc=p2&color=red",
+      // spm is on ClearURLs' global list and not on ours (utm_*, mc_*, _hsenc are on both).
+      "https://shop.example.com/product/1?utm_source=news&utm_medium=email&mc_eid=abc&_hsenc=p2&spm=a2.b&color=red",
       "https://shop.example.com/product/1?color=red",
       "clearurls:globalRules",
     ],
     [
-      "https://blog.example.org/post?fbclid=IwAR0&gclid=Cj0K&yclid=1&ref=hn",
+      // wickedid: ClearURLs' list only (fbclid, gclid, yclid and ref are on ours too).
+      "https://blog.example.org/post?fbclid=IwAR0&gclid=Cj0K&yclid=1&wickedid=2&ref=hn",
       "https://blog.example.org/post",
       "clearurls:globalRules",
     ],
@@ -144,17 +146,17 @@ describe("the shipped ClearURLs snapshot", () => {
     [
       "https://www.youtube.com/watch?v=dQw4w9WgXcQ&feature=share&si=abc",
       "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
-      "youtube-v1",
+      "youtube-v2",
     ],
     [
       "https://www.amazon.de/Some-Product/dp/B08N5WRWNW/ref=sr_1_1?keywords=x&qid=123&tag=foo-21",
       "https://www.amazon.de/dp/B08N5WRWNW",
-      "amazon-v1",
+      "amazon-v2",
     ],
     [
       "https://www.google.com/url?q=https%3A%2F%2Fexample.com%2Fa&sa=D&ved=abc",
       "https://example.com/a",
-      "google-url-v1",
+      "google-url-v2",
     ],
     [
       "https://m.facebook.com/story.php?story_fbid=1&id=2&__tn__=%2As-R",

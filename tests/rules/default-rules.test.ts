@@ -26,17 +26,22 @@ describe("defaultRules", () => {
     assert.deepEqual(
       defaultRules.map((r) => r.name),
       [
-        "google-amp-v1",
-        "google-url-v1",
+        "google-amp-v2",
+        "google-url-v2",
         "facebook-link-v1",
         "wayback-v1",
-        "youtube-v1",
-        "amazon-v1",
+        "youtube-v2",
+        "youtube-music-v1",
+        "amazon-v2",
         "twitter-v1",
         "instagram-v1",
         "reddit-v1",
         "linkedin-v1",
-        "github-v1",
+        "github-v2",
+        "code-hosts-v1",
+        "tiktok-v1",
+        "medium-v1",
+        "hackernews-v1",
       ],
     );
     assert.ok(Object.isFrozen(defaultRules));
@@ -55,7 +60,8 @@ describe("defaultRules", () => {
   it("every rewriting rule claims its own output on every one of its hosts", () => {
     // Otherwise the pipeline would take the output for an unwrapped link, and a second run would differ.
     for (const rule of declared(defaultRules)) {
-      if (rule.declaration.unwrap !== undefined) continue;
+      // An exemption-only rule never matches by design (it must not hide a later rule).
+      if (rule.declaration.unwrap !== undefined || rule.exemptOnly) continue;
       for (const host of rule.hosts.exact) {
         const out = rule.apply(new URL(`http://${host}/some/path?x=1`));
         assert.ok(out instanceof URL, `${rule.name} rewrites in place`);
@@ -71,7 +77,13 @@ describe("defaultRules", () => {
       const host = [...rule.hosts.exact][0] as string;
       for (const p of rule.declaration.pathPatterns ?? []) {
         let i = 0;
-        const sample = p.match.replace(/\/\{\w+\*\}$/, "").replace(/\{\w+\}/g, () => `x${i++}`);
+        // A constrained capture ({asin:[A-Z0-9]{10}}) gets the class's first character, as often as
+        // its count asks; a plain one gets a distinct word.
+        const sample = p.match
+          .replace(/\/\{\w+\*\}$/, "")
+          .replace(/\{\w+(?::\[(.)[^\]]*\](?:\{(\d+)[^}]*\})?)?\}/g, (_m, first?: string, count?: string) =>
+            first === undefined ? `x${i++}` : first.repeat(Number(count ?? 1)),
+          );
         const onHost = p.hosts?.[0] ?? host;
         const once = rule.apply(new URL(`https://${onHost}${sample}`)) as URL;
         for (const path of [
@@ -94,7 +106,7 @@ describe("defaultRules", () => {
 
   it("only GitHub keeps a fragment", () => {
     const keeping = defaultRules.filter((r) => r.keepFragment !== undefined).map((r) => r.name);
-    assert.deepEqual(keeping, ["github-v1"]);
+    assert.deepEqual(keeping, ["github-v2"]);
   });
 });
 
@@ -110,7 +122,7 @@ describe("createDefaultRules", () => {
     assert.equal(createDefaultRules({ amazonHost: "com" }), com, "built once");
     assert.deepEqual(
       com.map((r) => r.name),
-      defaultRules.map((r) => (r.name === "amazon-v1" ? "amazon-com-v1" : r.name)),
+      defaultRules.map((r) => (r.name === "amazon-v2" ? "amazon-com-v2" : r.name)),
     );
     assert.equal(
       normalize("https://amazon.de/dp/B07PHPXHQS", { rules: [...com] }),

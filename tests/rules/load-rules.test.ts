@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { isRuleError, type RuleError, type RuleProblem } from "../../src/errors/index.js";
 import { loadRules } from "../../src/node/load-rules.js";
-import { normalize } from "../../src/pipeline/normalize.js";
+import { explain, normalize } from "../../src/pipeline/normalize.js";
 import { compileRules } from "../../src/rules/compile-rules.js";
 import { DeclaredRule } from "../../src/rules/declared-rule.js";
 import { validateRules } from "../../src/rules/validate-rules.js";
@@ -105,7 +105,6 @@ describe("loadRules", () => {
       "[1].domains",
       "[1].canonicalScheme",
       "[2]",
-      "[3].canonicalHost",
       "[3].keepFragment",
       "[4].keepFragment",
     ]);
@@ -166,11 +165,28 @@ describe("loadRules", () => {
     ]);
   });
 
-  it("a canonical host must be one the rule claims, or its output would escape it", () => {
-    const problems = problemsOf(() =>
-      compileRules([{ name: "a-v1", domains: ["a.example"], canonicalHost: "b.example" }]),
+  it("claims a literal canonical host implicitly, so its output stays its own (issue 14)", () => {
+    // Before: refused with "must be one of the rule's domains". Users expect the canonical host claimed.
+    const [rule] = compileRules([
+      { name: "tube-v1", domains: ["tube.example", "m.tube.example"], canonicalHost: "www.tube.example" },
+    ]);
+    assert.ok(rule);
+    assert.equal(normalize("http://m.tube.example/v/1", { rules: [rule] }), "http://www.tube.example/v/1");
+    assert.equal(explain("http://www.tube.example/v/1", { rules: [rule] }).ruleApplied, "tube-v1");
+    assert.equal(rule.declaration?.domains.length, 2, "the declaration stays as written");
+    // A pattern may restrict itself to the implicit host.
+    assert.equal(
+      compileRules([
+        {
+          name: "t-v1",
+          domains: ["t.example"],
+          canonicalHost: "www.t.example",
+          pathPatterns: [{ match: "/a", rewrite: "/b", hosts: ["www.t.example"] }],
+        },
+      ]).length,
+      1,
     );
-    assert.deepEqual(paths(problems), ["[0].canonicalHost"]);
+    // A template is still checked: only a final "{domain}".
     assert.deepEqual(
       paths(
         problemsOf(() =>
@@ -178,10 +194,6 @@ describe("loadRules", () => {
         ),
       ),
       ["[0].canonicalHost"],
-    );
-    assert.equal(
-      compileRules([{ name: "a-v1", domains: ["*.a.example"], canonicalHost: "www.a.example" }]).length,
-      1,
     );
   });
 

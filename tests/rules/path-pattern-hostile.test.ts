@@ -7,6 +7,10 @@ import { compilePathPattern, matchPathPattern } from "../../src/rules/path-patte
 // 172 s; the timeout is only a hang guard, the assertions pin the answers.
 const SHAPES = [
   "/watch",
+  "/p-{id}",
+  "/p-{id}.html",
+  "/{a}.{b}/{c}.{d}/{e}.{f}",
+  "/{a}-{b}/{rest*}",
   "/embed/{id}",
   "/{user}/status/{id}",
   "/item/{id}.html",
@@ -73,5 +77,79 @@ describe("path patterns against hostile paths", () => {
     const rest = compiled("/dp/{asin}/{rest*}");
     const tail = "x/".repeat(SIZE / 2);
     assert.deepEqual(matchPathPattern(rest, `/dp/B0/${tail}`), ["B0", tail]);
+  });
+
+  it("does a number of string operations that depends on the pattern, not on the path (no backtracking)", () => {
+    // Every string primitive the matcher may call is counted; each is one linear native scan. The
+    // same hostile path at 1 KB and at 100 KB must cost the same number of them, and no regular
+    // expression may run. A backtracking matcher (the regex it replaced, or a loop over
+    // placements) fails one or the other.
+    const methods = [
+      "indexOf",
+      "lastIndexOf",
+      "startsWith",
+      "endsWith",
+      "slice",
+      "charCodeAt",
+      "includes",
+    ] as const;
+    const proto = String.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const saved = methods.map((m) => proto[m] as (...args: unknown[]) => unknown);
+    const savedExec = RegExp.prototype.exec;
+    let calls = 0;
+    let regexRuns = 0;
+    const count = (pattern: ReturnType<typeof compiled>, path: string): number => {
+      calls = 0;
+      regexRuns = 0;
+      methods.forEach((m, i) => {
+        const original = saved[i] as (...args: unknown[]) => unknown;
+        proto[m] = function (this: string, ...args: unknown[]) {
+          calls++;
+          return original.apply(this, args);
+        };
+      });
+      RegExp.prototype.exec = function (this: RegExp, s: string) {
+        regexRuns++;
+        return savedExec.call(this, s);
+      };
+      try {
+        matchPathPattern(pattern, path);
+      } finally {
+        methods.forEach((m, i) => {
+          proto[m] = saved[i] as (...args: unknown[]) => unknown;
+        });
+        RegExp.prototype.exec = savedExec;
+      }
+      return calls;
+    };
+    const scaled = (n: number): string[] => [
+      `/${"-".repeat(n)}`,
+      `/${"-".repeat(n)}.html`,
+      `/${"a-".repeat(n / 2)}`,
+      `/${"a-".repeat(n / 2)}.html`,
+      `/${"--".repeat(n / 2)}x`,
+      `/${"a.".repeat(n / 2)}/`,
+      "/a".repeat(n / 2),
+      `/x/${"-".repeat(n)}/`,
+    ];
+    let counted = 0;
+    let most = 0;
+    for (const shape of SHAPES) {
+      const p = compiled(shape);
+      const small = scaled(1_000);
+      const large = scaled(SIZE);
+      small.forEach((path, i) => {
+        const few = count(p, path);
+        const many = count(p, large[i] as string);
+        assert.equal(regexRuns, 0, `${shape}: a regular expression ran`);
+        assert.equal(many, few, `${shape} on path ${i}: ${few} operations at 1 KB, ${many} at 100 KB`);
+        // Bounded by the pattern: a few per literal and capture.
+        assert.ok(many <= 8 * shape.length, `${shape}: ${many} operations`);
+        most = Math.max(most, many);
+        counted++;
+      });
+    }
+    assert.equal(counted, SHAPES.length * 8);
+    assert.ok(most > 0, "the counting must see the matcher's calls");
   });
 });

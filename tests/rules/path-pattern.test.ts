@@ -17,12 +17,15 @@ function referenceRegex(text: string): RegExp {
   const escapeLiteral = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   let body = "";
   let rest = false;
-  for (const part of text.split(/(\{[A-Za-z_][A-Za-z0-9_]*\*?\})/)) {
+  // A placeholder, with its constraint (`{asin:[A-Z0-9]{10}}`) taken into the capture as written.
+  for (const part of text.split(/(\{[A-Za-z_][A-Za-z0-9_]*(?::\[[^\]]*\](?:\{[0-9,]+\}|\+)?)?\*?\})/)) {
     if (part.startsWith("{") && part.endsWith("*}")) {
       body = `${body.slice(0, -1)}(?:/(.*))?`;
       rest = true;
-    } else if (part.startsWith("{")) body += "([^/]+)";
-    else body += escapeLiteral(part);
+    } else if (part.startsWith("{")) {
+      const colon = part.indexOf(":");
+      body += colon === -1 ? "([^/]+)" : `(${part.slice(colon + 1, -1)})`;
+    } else body += escapeLiteral(part);
   }
   return new RegExp(rest || body === "/" ? `^${body}$` : `^${body}/?$`);
 }
@@ -160,5 +163,126 @@ describe("templates and rewrites", () => {
     assert.match(message(compileRewrite("/a#b", [])), /no fragment/);
     assert.match(message(compileRewrite("/a?{k}=1", ["k"])), /literal/);
     assert.match(message(compileRewrite("/a?x=1&&y=2", [])), /empty query/);
+  });
+});
+
+describe("capture constraints (issue 14: an ASIN is 10 uppercase letters or digits)", () => {
+  it("a constrained capture takes only what its class and count allow", () => {
+    const p = compiled("/{slug}/dp/{asin:[A-Z0-9]{10}}/{rest*}");
+    assert.deepEqual(matchPathPattern(p, "/Echo/dp/B07PHPXHQS/ref=x"), ["Echo", "B07PHPXHQS", "ref=x"]);
+    // Before: any segment was an ASIN, so /comments/dp/dp/2024 became /dp/dp.
+    assert.equal(matchPathPattern(p, "/comments/dp/dp/2024"), undefined);
+    assert.equal(matchPathPattern(p, "/x/dp/b07phpxhqs"), undefined, "lowercase is not an ASIN");
+    assert.equal(matchPathPattern(p, "/x/dp/B07PHPXHQSX"), undefined, "eleven characters");
+    const range = compiled("/p/{id:[0-9a-f]{10,12}}");
+    assert.ok(matchPathPattern(range, "/p/1a2b3c4d5e"));
+    assert.ok(matchPathPattern(range, "/p/1a2b3c4d5e6f"));
+    assert.equal(matchPathPattern(range, "/p/1a2b3c4d5e6f7"), undefined);
+    assert.ok(matchPathPattern(compiled("/n/{n:[0-9]+}"), "/n/123"));
+    assert.ok(matchPathPattern(compiled("/t/{t:[a-z_.~]}"), "/t/~"));
+  });
+
+  it("refuses anything but one class and a bounded count, so a rule cannot bring a backtracking regex", () => {
+    for (const bad of [
+      "/{a:.*}",
+      "/{a:[^/]+}",
+      "/{a:[a-z]|x}",
+      "/{a:([a-z]+)+}",
+      "/{a:[z-a]}",
+      "/{a:[/]}",
+      "/{a:[a-z]{0}}",
+      "/{a:[a-z]{3,2}}",
+      "/{a:[a-z]*}",
+      "/{a:[a-z]{1234}}",
+      "/{a:}",
+      "/x/{a*:[a-z]}",
+      "/{a:[a-z]{2}",
+    ])
+      assert.equal(compilePathPattern(bad).ok, false, bad);
+    assert.match(
+      message(compileTemplate("/dp/{asin:[A-Z]{2}}", ["asin"])),
+      /constraint in the match pattern/,
+    );
+  });
+
+  it("a constrained capture shares its segment only as the last capture, after a literal its class excludes", () => {
+    // Then the scan's one placement is the only one the constraint can accept: no backtracking.
+    assert.ok(compilePathPattern("/{slug}-{id:[0-9a-f]{10,12}}").ok);
+    assert.ok(compilePathPattern("/x{id:[0-9]+}.html").ok, "one capture in the segment: nothing to place");
+    assert.match(message(compilePathPattern("/{id:[0-9]+}-{slug}")), /last capture of its path segment/);
+    assert.match(message(compilePathPattern("/{a}-{b:[0-9]+}-{c}")), /last capture of its path segment/);
+    assert.match(message(compilePathPattern("/{a}.{b:[a-z.]{3}}")), /needs a character its class/);
+    assert.match(message(compilePathPattern("/{a}_{b:[a-z_]+}")), /needs a character its class/);
+    assert.ok(compilePathPattern("/{a}._{b:[a-z_]+}").ok, '"." is outside [a-z_]');
+  });
+
+  it("agrees with the backtracking reference regex (fast-check, fixed seed)", () => {
+    const patterns = [
+      "/{slug}/dp/{asin:[A-Z0-9]{10}}/{rest*}",
+      "/dp/{asin:[A-Z0-9]{10}}",
+      "/{pub}/{slug}-{id:[0-9a-f]{2,3}}",
+      "/@{user}/video/{id:[0-9]{1,5}}",
+      "/{a}-{b}.{c:[a-z]+}",
+      "/x{n:[0-9]+}.html",
+    ].map(compiled);
+    const piece = fc.constantFrom(
+      "a",
+      "ab",
+      "B0",
+      "B07PHPXHQS",
+      "b07phpxhqs",
+      "1f",
+      "12",
+      "-",
+      "--",
+      ".",
+      "@",
+      "x",
+      "dp",
+    );
+    // Free-form segments, and the shapes the patterns look for (where placements compete).
+    const shaped = fc.constantFrom(
+      "dp",
+      "video",
+      "@ab",
+      "x12.html",
+      "x1a.html",
+      "a-b.cd",
+      "s-1f",
+      "s-1-2f",
+      "a.b-c.d",
+    );
+    const segment = fc.oneof(
+      fc.array(piece, { maxLength: 5 }).map((xs) => xs.join("")),
+      shaped,
+    );
+    let matched = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.boolean(), (segments, slash) => {
+        const path = `/${segments.join("/")}${slash ? "/" : ""}`;
+        for (const p of patterns) {
+          const m = referenceRegex(p.source).exec(path);
+          const expected = m === null ? undefined : p.names.map((_, i) => m[i + 1] ?? "");
+          assert.deepEqual(matchPathPattern(p, path), expected, `${p.source} on ${path}`);
+          if (m === null) refused++;
+          else matched++;
+        }
+      }),
+      { seed: 20261204, numRuns: 3000 },
+    );
+    assert.ok(matched > 100, `${matched} matches`);
+    assert.ok(refused > 100, `${refused} refusals`);
+  });
+
+  it("a hostile path against a constrained pattern stays linear (hang guard)", { timeout: 10_000 }, () => {
+    const p = compiled("/{pub}/{slug}-{id:[0-9a-f]{10,12}}");
+    // Many dashes and hex runs: a backtracking matcher would try each "-" as the end of the slug.
+    const hostile = `/pub/${"-0123456789a".repeat(20_000)}-zz`;
+    assert.equal(matchPathPattern(p, hostile), undefined);
+    assert.deepEqual(
+      matchPathPattern(p, `/pub/${"-0123456789a".repeat(20_000)}-0123456789ab`)?.[2],
+      "0123456789ab",
+    );
   });
 });

@@ -4,10 +4,12 @@ import fc from "fast-check";
 import { explain, isUrlError, type NormalizeOptions, normalize } from "../../src/index.js";
 import { DeclaredRule } from "../../src/rules/declared-rule.js";
 import { createDefaultRules, defaultRules } from "../../src/rules/default-rules.js";
+import { fuzzRuns } from "../helpers/fuzz-runs.js";
 
 // URLs aimed at the built-in rules: their hosts, path segments their patterns look for, parameters
 // they keep or strip, wrapped targets and fragments GitHub keeps, so that most runs reach a rule.
-const hosts = defaultRules.flatMap((r) => (r instanceof DeclaredRule ? [...r.hosts.exact] : []));
+// At most eight hosts per rule, so the Google unwrappers' 374 search domains do not crowd the rest out.
+const hosts = defaultRules.flatMap((r) => (r instanceof DeclaredRule ? [...r.hosts.exact].slice(0, 8) : []));
 const segment = fc.constantFrom(
   "embed",
   "v",
@@ -48,6 +50,17 @@ const segment = fc.constantFrom(
   "%41b",
   "@x",
   "ref=sr_1",
+  "playlist",
+  "item",
+  "-",
+  "en",
+  "exec",
+  "obidos",
+  "ASIN",
+  "B07PHPXHQS",
+  "6718335390845095173",
+  "post-1a2b3c4d5e6f",
+  "1a2b3c4d5e6f",
 );
 const target = fc.constantFrom(
   "https%3A%2F%2Fexample.com%2Fa%3Fb%3D1",
@@ -76,6 +89,11 @@ const param = fc
       "igshid",
       "x",
       "tab",
+      "id",
+      "source",
+      "sk",
+      "is_from_webapp",
+      "gbraid",
     ),
     fc.oneof(fc.constantFrom("1", "a%20b", "A", ""), target),
   )
@@ -94,6 +112,8 @@ const ruleUrl = fc
       `${u.scheme}://${u.host}/${u.path.join("/")}${u.slash ? "/" : ""}` +
       `${u.query.length > 0 ? `?${u.query.join("&")}` : ""}${u.fragment}`,
   );
+
+const RUNS = fuzzRuns(3000);
 
 const OPTIONS: NormalizeOptions[] = [
   {},
@@ -125,9 +145,9 @@ describe("the built-in rules inside the identity pipeline (fast-check, fixed see
         if (rule !== null) ruled++;
         if (new URL(once).hostname !== new URL(input).hostname.toLowerCase()) unwrapped++;
       }),
-      { seed: 20261202, numRuns: 3000 },
+      { seed: 20261202, numRuns: RUNS },
     );
-    assert.ok(ruled > 1500, `a rule applied in ${ruled} runs`);
-    assert.ok(unwrapped > 300, `the host changed in ${unwrapped} runs`);
+    assert.ok(ruled > RUNS / 2, `a rule applied in ${ruled} runs`);
+    assert.ok(unwrapped > RUNS / 10, `the host changed in ${unwrapped} runs`);
   });
 });

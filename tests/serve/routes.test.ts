@@ -3,8 +3,9 @@ import { describe, it } from "node:test";
 import * as v from "valibot";
 import { classify } from "../../src/classify/index.js";
 import { explain, normalize } from "../../src/pipeline/normalize.js";
+import type { NormalizeOptions } from "../../src/pipeline/normalize-options.js";
 import { createServeApp } from "../../src/serve/app.js";
-import { OPTION_NAMES } from "../../src/serve/option-fields.js";
+import { isListOption, OPTION_NAMES } from "../../src/serve/option-fields.js";
 import { createRequestGate } from "../../src/serve/request-gate.js";
 import {
   capabilitiesSchema,
@@ -42,7 +43,7 @@ describe("GET routes", () => {
       ruleApplied: e.ruleApplied,
       paramsStripped: e.paramsStripped,
     });
-    assert.equal(body.ruleApplied, "youtube-v1");
+    assert.equal(body.ruleApplied, "youtube-v2");
   });
 
   it("GET /v1/normalize takes every option as a query parameter", async () => {
@@ -164,21 +165,42 @@ describe("GET /openapi.json", () => {
       "429",
       "503",
     ]);
-    // Every documented parameter is accepted with a value its schema allows; an undocumented one is not.
+    // Every documented parameter, with a value its schema allows, gets the library's own answer:
+    // the canonical form when the library takes the option, 400 naming it when the library refuses
+    // it; an undocumented parameter is refused.
     const sample: Record<string, string> = {
       preset: "rfc3986",
       trailingSlash: "keep",
       defaultScheme: "https",
       rules: "false",
       trackingParams: "x_*",
+      extraTrackingParams: "x_*",
       keepParams: "ref",
     };
+    const url = "HTTP://u:p@A.example/x/?x_id=1&b=2&a=1#f";
+    let accepted = 0;
     for (const name of OPTION_NAMES) {
       const value = sample[name] ?? "true";
-      const response = await app.request(`/v1/normalize?url=a.example&${name}=${value}`);
-      assert.equal(response.status, 200, `${name}=${value}: ${await response.text()}`);
+      const given = value === "true" || value === "false" ? value === "true" : value;
+      const option = { [name]: isListOption(name) ? [given] : given } as NormalizeOptions;
+      let expected: string | TypeError;
+      try {
+        expected = normalize(url, option);
+      } catch (error) {
+        assert.ok(error instanceof TypeError, `${name}: ${String(error)}`);
+        expected = error;
+      }
+      const response = await app.request(`/v1/normalize?url=${encodeURIComponent(url)}&${name}=${value}`);
+      if (expected instanceof TypeError) {
+        assert.match(await errorOf(response, 400, "invalid-option"), new RegExp(name));
+      } else {
+        assert.equal(response.status, 200, `${name}=${value}: ${await response.clone().text()}`);
+        assert.equal(((await response.json()) as { canonical: string }).canonical, expected, name);
+        accepted++;
+      }
     }
-    await errorOf(await app.request("/v1/normalize?url=a.example&stripUserinfo=true"), 400, "invalid-option");
+    assert.ok(accepted >= 9, `the library took ${accepted} of the ${OPTION_NAMES.length} options`);
+    await errorOf(await app.request("/v1/normalize?url=a.example&nope=true"), 400, "invalid-option");
   });
 });
 
@@ -365,6 +387,15 @@ describe("limits on requests in flight", () => {
     await errorOf(await app.request("/healthz"), 429, "too-many-requests");
     assert.equal((await ndjsonLines(response)).length, 300);
     assert.equal((await app.request("/healthz")).status, 200);
+  });
+
+  it("a complete answer frees its slot when its handler returns, body read or not", async () => {
+    const app = createServeApp({ assetsDir, maxInFlight: 1 });
+    const unread = await app.request("/v1/normalize?url=a.example");
+    const next = await app.request("/v1/explain?url=a.example");
+    assert.equal(next.status, 200, "the unread answer holds no slot");
+    assert.equal(((await unread.json()) as { canonical: string }).canonical, "http://a.example/");
+    await next.text();
   });
 
   it("503 once draining; the drain waits for the request in flight", async () => {

@@ -1,33 +1,10 @@
 import assert from "node:assert/strict";
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import type { ServerResponse } from "node:http";
 import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
-import { fromRoot } from "../helpers/paths.js";
 import { runCli } from "../helpers/run-cli.js";
-
-interface Served {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  stderr(): string;
-  exited: Promise<number | null>;
-}
-
-/** Starts the built binary's `serve` and waits for its `listening on` line. */
-function startBinary(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [fromRoot("dist/cli/bin.js"), "serve", "--port", "0", ...args]);
-  let stderr = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stderr);
-      if (match?.[1] !== undefined) resolve({ child, url: match[1], stderr: () => stderr, exited });
-    });
-    void exited.then((code) => reject(new Error(`serve exited ${code} before listening: ${stderr}`)));
-  });
-}
+import { startServeBinary } from "../helpers/serve-binary.js";
 
 /** One request on a fresh connection (no agent), so a refused connection shows as ECONNREFUSED. */
 function send(url: string, method = "GET", body?: string): Promise<{ status: number; body: string }> {
@@ -63,7 +40,7 @@ describe("canonurl serve (the built binary)", () => {
   it("prints its address, answers, and on SIGTERM drains the request in flight, refuses new connections, exits 0", {
     timeout: 20_000,
   }, async () => {
-    const served = await startBinary([
+    const served = await startServeBinary([
       "--allow-resolve",
       "--resolve",
       "slow.test:127.0.0.1",

@@ -19,7 +19,7 @@ export interface FormWarning {
 export function formWarnings(form: UrlForm): FormWarning[] {
   const out: FormWarning[] = [];
   if (form.class === "hidden-host") {
-    out.push({ id: "hidden-host", text: "hidden host: no scheme is shown, yet a browser reads a host here" });
+    out.push({ id: "hidden-host", text: "hidden host: no // is shown, yet a browser reads a host here" });
   }
   if (form.hasUserInfo) {
     out.push({ id: "userinfo", text: "userinfo: the text before @ is not the host" });

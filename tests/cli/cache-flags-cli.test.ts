@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { DEFAULT_CACHE_FILE, defaultCacheDir } from "../../src/cli/cache-flags.js";
+import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
+import { testRedisUrl } from "../helpers/redis-server.js";
+import { runCli, testEnv } from "../helpers/run-cli.js";
+
+describe("the default cache directory (XDG Base Directory)", () => {
+  it("$XDG_CACHE_HOME/canonurl when absolute, else ~/.cache/canonurl", () => {
+    assert.equal(defaultCacheDir({ XDG_CACHE_HOME: "/x/cache", HOME: "/home/u" }), "/x/cache/canonurl");
+    // A relative XDG_CACHE_HOME is to be ignored, the convention says.
+    assert.equal(defaultCacheDir({ XDG_CACHE_HOME: "rel", HOME: "/home/u" }), "/home/u/.cache/canonurl");
+    assert.equal(defaultCacheDir({ HOME: "/home/u" }), "/home/u/.cache/canonurl");
+    assert.equal(defaultCacheDir({}, "/home/fallback"), "/home/fallback/.cache/canonurl");
+  });
+});
+
+describe("cache and network flags: usage errors (exit 2, nothing read)", () => {
+  for (const [args, message] of [
+    [["--offline", "--no-cache"], /--no-cache is a network-mode flag/],
+    [["--offline", "--resolve", "a.test:127.0.0.1"], /--resolve is a network-mode flag/],
+    [["--offline", "--host-concurrency", "2"], /--host-concurrency is a network-mode flag/],
+    [["--cache", "x.sqlite", "--no-cache"], /--cache and --no-cache contradict/],
+    [["--refresh", "--no-cache"], /--refresh and --no-cache contradict/],
+    [["--host-concurrency", "0"], /--host-concurrency must be an integer from 1 to 1000/],
+    [["--resolve", "nocolon"], /--resolve must be HOST:ADDRESS/],
+    [["--allowed-port", "99999"], /--allowed-port must be an integer/],
+    [["--progress", "--no-progress"], /--progress and --no-progress contradict/],
+  ] as const) {
+    it(args.join(" "), async () => {
+      const r = await runCli([...args, "http://a.test/"]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, message);
+    });
+  }
+});
+
+// A run of the built binary against a local server that counts requests: --resolve sends
+// site.test to 127.0.0.1, and nothing else is reachable.
+describe("the resolution cache of network mode (the built binary)", () => {
+  let server: LocalServer;
+  let inputs: string[];
+  before(async () => {
+    server = await startLocalServer({
+      handler: (request, response) => {
+        if (request.url?.startsWith("/r/")) {
+          response.writeHead(301, { location: request.url.replace("/r/", "/p/") });
+          response.end();
+        } else {
+          response.writeHead(200, { "content-type": "text/plain" });
+          response.end("ok");
+        }
+      },
+    });
+    const origin = server.origin("site.test");
+    // 60 inputs over 30 distinct URLs, half of them redirects.
+    inputs = Array.from({ length: 60 }, (_, i) => `${origin}/${i % 2 === 0 ? "r" : "p"}/${i % 30}`);
+  });
+  after(() => server.close());
+
+  async function run(flags: string[], env: NodeJS.ProcessEnv = testEnv) {
+    const before = server.requests;
+    const args = [
+      "--resolve",
+      "site.test:127.0.0.1",
+      "--allow-network",
+      "127.0.0.1/32",
+      "--allowed-port",
+      String(server.port),
+      ...flags,
+    ];
+    const r = await runCli(args, `${inputs.join("\n")}\n`, env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.split("\n").length - 1, inputs.length);
+    return { stdout: r.stdout, requests: server.requests - before };
+  }
+
+  function home(): { env: NodeJS.ProcessEnv; home: string } {
+    const dir = mkdtempSync(join(tmpdir(), "canonurl-home-"));
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir };
+    delete env.XDG_CACHE_HOME;
+    return { env, home: dir };
+  }
+
+  it("by default: SQLite under ~/.cache/canonurl, and a second run over the same input makes zero requests", async () => {
+    const { env, home: dir } = home();
+    const first = await run([], env);
+    assert.ok(first.requests > 0);
+    assert.ok(existsSync(join(dir, ".cache", "canonurl", DEFAULT_CACHE_FILE)), "the default cache file");
+    const second = await run([], env);
+    assert.equal(second.requests, 0, "the second run resolved from the cache");
+    assert.equal(second.stdout, first.stdout);
+  });
+
+  it("$XDG_CACHE_HOME moves it; --refresh resolves anew and stores; --no-cache neither reads nor writes", async () => {
+    const xdg = mkdtempSync(join(tmpdir(), "canonurl-xdg-"));
+    const env = { ...testEnv, XDG_CACHE_HOME: xdg };
+    const first = await run([], env);
+    assert.ok(existsSync(join(xdg, "canonurl", DEFAULT_CACHE_FILE)));
+    const refreshed = await run(["--refresh"], env);
+    assert.equal(refreshed.requests, first.requests, "--refresh asked the network for every input again");
+    assert.equal((await run([], env)).requests, 0);
+    const { env: bare, home: dir } = home();
+    const a = await run(["--no-cache"], bare);
+    const b = await run(["--no-cache"], bare);
+    // Without a cache nothing carries over (and duplicates are not shared: 60 inputs, 90 requests).
+    assert.ok(a.requests >= first.requests);
+    assert.equal(b.requests, a.requests);
+    assert.equal(existsSync(join(dir, ".cache")), false, "--no-cache created no cache");
+  });
+
+  it("--cache FILE and --cache redis://: the second run makes zero requests", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "canonurl-cachefile-")), "mine.sqlite");
+    assert.ok((await run(["--cache", file])).requests > 0);
+    assert.ok(existsSync(file));
+    assert.equal((await run(["--cache", file])).requests, 0);
+    const redis = testRedisUrl();
+    assert.ok((await run(["--cache", redis])).requests > 0);
+    assert.equal((await run(["--cache", redis])).requests, 0);
+  });
+
+  it("--json says which answers came from the cache", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "canonurl-cachefile-")), "json.sqlite");
+    const cold = await run(["--json", "--cache", file]);
+    const warm = await run(["--json", "--cache", file]);
+    const cached = (text: string) =>
+      text
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).cached as boolean);
+    assert.ok(cached(warm.stdout).every((c) => c));
+    assert.equal(cached(cold.stdout).filter((c) => c).length < inputs.length, true);
+  });
+});
