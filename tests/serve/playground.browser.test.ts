@@ -293,7 +293,7 @@ describe("the playground in Chromium", { timeout: 120_000 }, () => {
         await page.locator("article.result output.canonical").textContent(),
         "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
       );
-      assert.equal(await page.locator("article.result .rule").textContent(), "youtube-v1");
+      assert.equal(await page.locator("article.result .rule").textContent(), "youtube-v2");
     } finally {
       await page.close();
       await plain.drain(1000);
