@@ -71,6 +71,7 @@ describe("the playground in Chromium", { timeout: 120_000 }, () => {
     });
     served = await startServeBinary([
       "--allow-resolve",
+      "--no-cache",
       "--resolve",
       "short.test:127.0.0.1",
       "--resolve",
