@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
+import { createClient } from "../resolve/client.js";
 import type { ClientOptions } from "../resolve/types.js";
 import { type RunningServe, startServe } from "../serve/start-serve.js";
+import { CACHE_FLAGS, cacheFromFlags } from "./cache-flags.js";
 import { type CliIo, type ExitCode, UsageError } from "./io.js";
 import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "./network-flags.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
@@ -45,6 +47,7 @@ export async function runServe(
       "request-timeout": { type: "string" },
       ...NETWORK_FLAGS,
       ...NETWORK_POLICY_FLAGS,
+      ...CACHE_FLAGS,
       help: { type: "boolean", short: "h" },
     },
   });
@@ -66,12 +69,29 @@ export async function runServe(
     maxInFlight: integerFlag(values["max-in-flight"], "max-in-flight", 1, 100_000),
     requestTimeoutMs: integerFlag(values["request-timeout"], "request-timeout", 1, 2_147_483_647),
   };
+  // The cache flags mean what they mean for the command line; a service that cannot resolve
+  // opens no cache (and creates no file).
+  const allowResolve = values["allow-resolve"] === true;
+  const { cache, hostConcurrency } = allowResolve
+    ? await cacheFromFlags(values, process.env, (m) => io.stderr.write(m))
+    : { cache: undefined, hostConcurrency: undefined };
+  if (cache !== undefined) client.cache = cache;
+  if (hostConcurrency !== undefined)
+    (client as { hostConcurrency?: number }).hostConcurrency = hostConcurrency;
+  // Checked once here: a bad combination is a usage error at start, not a 400 on every request.
+  try {
+    await createClient(client).close();
+  } catch (error) {
+    await cache?.close();
+    if (error instanceof TypeError) throw new UsageError(error.message);
+    throw error;
+  }
   let running: RunningServe;
   try {
     running = await startServe({
       host: values.host ?? "127.0.0.1",
       port: integerFlag(values.port, "port", 0, 65535) ?? 8787,
-      allowResolve: values["allow-resolve"] === true,
+      allowResolve,
       ...(token === undefined ? {} : { token }),
       client,
       resolveConcurrency: concurrency,
@@ -79,6 +99,7 @@ export async function runServe(
       log: (line) => io.stderr.write(`${line}\n`),
     });
   } catch (error) {
+    await cache?.close();
     const code = (error as { code?: string }).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
       io.stderr.write(`canonurl: cannot listen: ${(error as Error).message}\n`);
@@ -92,7 +113,10 @@ export async function runServe(
       signals.off("SIGTERM", stop);
       signals.off("SIGINT", stop);
       io.stderr.write("draining: no new connections, waiting for requests in flight\n");
-      void running.drain().then(resolve);
+      void running
+        .drain()
+        .then(() => cache?.close())
+        .then(resolve);
     };
     signals.on("SIGTERM", stop);
     signals.on("SIGINT", stop);

@@ -42,6 +42,7 @@ describe("canonurl serve (the built binary)", () => {
   }, async () => {
     const served = await startServeBinary([
       "--allow-resolve",
+      "--no-cache",
       "--resolve",
       "slow.test:127.0.0.1",
       "--allow-network",
@@ -91,6 +92,7 @@ describe("canonurl serve (the built binary)", () => {
       [["serve", "--allow-network", "10.0.0.0/99"], /--allow-network/],
       [["serve", "--max-batch", "0"], /--max-batch/],
       [["serve", "extra"], /no arguments/],
+      [["serve", "--allow-resolve", "--cache", "x.sqlite", "--no-cache"], /--no-cache/],
     ] as const) {
       const run = await runCli(args);
       assert.equal(run.code, 2, run.stderr);
