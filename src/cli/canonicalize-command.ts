@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import type { ResolvedNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
 import type { ClientOptions } from "../resolve/types.js";
 import { CACHE_FLAGS, cacheFromFlags } from "./cache-flags.js";
+import { type OutputFormat, outputFormatFromFlag } from "./format-flag.js";
 import { inputTotal } from "./input-total.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
 import type { InputLine } from "./line-splitter.js";
@@ -42,6 +43,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
       ...NORMALIZE_FLAGS,
       offline: { type: "boolean" },
       json: { type: "boolean" },
+      format: { type: "string" },
       workers: { type: "string" },
       output: { type: "string", short: "o" },
       resume: { type: "boolean" },
@@ -84,6 +86,8 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
     if (given !== undefined)
       throw new UsageError(`--${given} is a network-mode flag; --offline never resolves`);
   }
+  const format = outputFormatFromFlag(values.format);
+  if (format !== "url" && !values.offline) throw new UsageError(`--format ${format} needs --offline`);
   const network = values.offline ? undefined : networkOptionsFromFlags(values);
   // The policy flags are serve's too: one parser, so both commands read them the same way.
   const policy = values.offline ? undefined : networkPolicyFromFlags(values);
@@ -127,6 +131,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
               json,
               out,
               run,
+              format,
             )
           : await runOfflineWorkers(
               skipBlocks(readInputBlocks(positionals, io.stdin), base),
@@ -135,6 +140,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
               workers,
               out,
               run,
+              format,
             );
       return failed ? 1 : 0;
     } finally {
@@ -166,11 +172,12 @@ async function runOffline(
   json: boolean,
   io: CliIo,
   run: { base: number; progress: ProgressSink },
+  format: OutputFormat,
 ): Promise<boolean> {
   let failed = false;
   let base = run.base;
   for await (const batch of batches) {
-    const output = formatOfflineBatch(batch, base, options, json);
+    const output = formatOfflineBatch(batch, base, options, json, format);
     base += batch.length;
     if (output.failures > 0) failed = true;
     if (output.err !== "") await writeOut(io.stderr, output.err);

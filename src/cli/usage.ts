@@ -27,7 +27,9 @@ Normalization (also after explain):
   --no-strip-fragment       keep the #fragment
   --default-scheme http|https   for input without a scheme (default http)
   --rules FILE              extra domain rules (YAML or JSON), tried before the built-in ones
+  --rules clearurls         the ClearURLs provider list, tried after the built-in rules
   --no-rules                apply no domain rule
+  --format url|surt|ssurt   with --offline: print the canonical URL (default) or its SURT / SSURT key
   --amazon-host regional|com
 
 Network mode:
