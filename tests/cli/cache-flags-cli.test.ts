@@ -41,13 +41,6 @@ describe("cache and network flags: usage errors (exit 2, nothing read)", () => {
 
 // A run of the built binary against a local server that counts requests: --resolve sends
 // site.test to 127.0.0.1, and nothing else is reachable.
-//
-// TODO(cache wiring): these tests need the client to use its `cache` option, which helper
-// "cache" wires (its commit "resolve: the client uses its cache", not on main when this was
-// written). They pass on this branch merged with that one; until it lands they run as todo, so
-// they report without failing the suite. Remove WIRING_TODO once main has the wiring.
-const WIRING_TODO =
-  "needs the client's use of the cache (helper cache's wiring, not yet on main); passes with it merged";
 
 describe("the resolution cache of network mode (the built binary)", () => {
   let server: LocalServer;
@@ -89,14 +82,13 @@ describe("the resolution cache of network mode (the built binary)", () => {
 
   function home(): { env: NodeJS.ProcessEnv; home: string } {
     const dir = mkdtempSync(join(tmpdir(), "canonurl-home-"));
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir };
-    delete env.XDG_CACHE_HOME;
+    // XDG_CACHE_HOME empty counts as unset (the XDG convention), and keeps runCli from giving the
+    // run its test cache directory: the cache must land under this HOME.
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, XDG_CACHE_HOME: "" };
     return { env, home: dir };
   }
 
-  it("by default: SQLite under ~/.cache/canonurl, and a second run over the same input makes zero requests", {
-    todo: WIRING_TODO,
-  }, async () => {
+  it("by default: SQLite under ~/.cache/canonurl, and a second run over the same input makes zero requests", async () => {
     const { env, home: dir } = home();
     const first = await run([], env);
     assert.ok(first.requests > 0);
@@ -106,9 +98,7 @@ describe("the resolution cache of network mode (the built binary)", () => {
     assert.equal(second.stdout, first.stdout);
   });
 
-  it("$XDG_CACHE_HOME moves it; --refresh resolves anew and stores; --no-cache neither reads nor writes", {
-    todo: WIRING_TODO,
-  }, async () => {
+  it("$XDG_CACHE_HOME moves it; --refresh resolves anew and stores; --no-cache neither reads nor writes", async () => {
     const xdg = mkdtempSync(join(tmpdir(), "canonurl-xdg-"));
     const env = { ...testEnv, XDG_CACHE_HOME: xdg };
     const first = await run([], env);
@@ -125,9 +115,7 @@ describe("the resolution cache of network mode (the built binary)", () => {
     assert.equal(existsSync(join(dir, ".cache")), false, "--no-cache created no cache");
   });
 
-  it("--cache FILE and --cache redis://: the second run makes zero requests", {
-    todo: WIRING_TODO,
-  }, async () => {
+  it("--cache FILE and --cache redis://: the second run makes zero requests", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "canonurl-cachefile-")), "mine.sqlite");
     assert.ok((await run(["--cache", file])).requests > 0);
     assert.ok(existsSync(file));
@@ -137,7 +125,7 @@ describe("the resolution cache of network mode (the built binary)", () => {
     assert.equal((await run(["--cache", redis])).requests, 0);
   });
 
-  it("--json says which answers came from the cache", { todo: WIRING_TODO }, async () => {
+  it("--json says which answers came from the cache", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "canonurl-cachefile-")), "json.sqlite");
     const cold = await run(["--json", "--cache", file]);
     const warm = await run(["--json", "--cache", file]);
