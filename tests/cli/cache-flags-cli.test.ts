@@ -41,6 +41,7 @@ describe("cache and network flags: usage errors (exit 2, nothing read)", () => {
 
 // A run of the built binary against a local server that counts requests: --resolve sends
 // site.test to 127.0.0.1, and nothing else is reachable.
+
 describe("the resolution cache of network mode (the built binary)", () => {
   let server: LocalServer;
   let inputs: string[];
@@ -81,8 +82,9 @@ describe("the resolution cache of network mode (the built binary)", () => {
 
   function home(): { env: NodeJS.ProcessEnv; home: string } {
     const dir = mkdtempSync(join(tmpdir(), "canonurl-home-"));
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir };
-    delete env.XDG_CACHE_HOME;
+    // XDG_CACHE_HOME empty counts as unset (the XDG convention), and keeps runCli from giving the
+    // run its test cache directory: the cache must land under this HOME.
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, XDG_CACHE_HOME: "" };
     return { env, home: dir };
   }
 
