@@ -35,3 +35,8 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
   if (binary.error !== undefined) throw new Error(binary.error);
   return s.startRedisServer(port === undefined ? { path: binary.path } : { path: binary.path, port });
 }
+
+/** A loopback port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  return (await services()).freePort();
+}
