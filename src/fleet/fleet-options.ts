@@ -8,7 +8,7 @@ export interface FleetOptions {
   /** `redis://[user:password@]host:port[/db]` of the Redis every submitter and worker shares. */
   redis: string;
   /** The BullMQ queue (and key prefix). @default "canonurl" */
-  queue?: string;
+  queue?: string | undefined;
   /** Options of each worker's canonurl client. */
   client?: ClientOptions;
   /** Requests in flight to one host across the whole fleet. @default 6 */

@@ -119,9 +119,12 @@ export function createFleet(options: FleetOptions): Fleet {
     return redis;
   }
 
+  // BullMQ never closes a client it was handed: each one is closed here, after its user.
+  const raws: Redis[] = [];
   function connection() {
     const raw = createRedisClient({ url: settings.redis });
     raw.on("error", () => {});
+    raws.push(raw);
     return createNodeRedisClient(raw);
   }
 
@@ -246,6 +249,7 @@ export function createFleet(options: FleetOptions): Fleet {
         });
       } finally {
         await worker.close();
+        worker.disconnect().catch(() => {});
         await client.close();
         await transport.close?.();
         if (clientOptions.cache === undefined) await cache.close();
@@ -302,6 +306,13 @@ export function createFleet(options: FleetOptions): Fleet {
 
     async close() {
       for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+      for (const raw of raws.splice(0)) {
+        try {
+          raw.destroy();
+        } catch {
+          // already closed by its user
+        }
+      }
       redis = undefined;
       queue = undefined;
     },
