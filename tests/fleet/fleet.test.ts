@@ -4,14 +4,7 @@ import { createFleet } from "../../src/fleet/index.js";
 import { createClient } from "../../src/resolve/lazy-client.js";
 import type { ClientOptions, Outcome } from "../../src/resolve/types.js";
 import { testRedisUrl } from "../helpers/redis-server.js";
-import { fleetInputs, type Origin, startOrigin } from "./origins.js";
-
-/** What must be equal between a fleet run and a single-process run (not timings, cache flags). */
-export function essence(o: Outcome): unknown {
-  if (!o.ok) return [o.index, o.input, o.error.code, o.error.name];
-  const r = o.result;
-  return [o.index, o.input, r.url, r.source, r.status, r.chain.map((h) => [h.url, h.status]), r.verified];
-}
+import { essence, fleetInputs, type Origin, startOrigin } from "./origins.js";
 
 describe("fleet (in-process workers, real Redis)", () => {
   let origin: Origin;

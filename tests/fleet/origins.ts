@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Outcome } from "../../src/resolve/types.js";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 
 /**
@@ -43,4 +44,11 @@ export function fleetInputs(n: number, port: number, hosts = 4): string[] {
     if (i % 97 === 13) return "not a url";
     return `http://h${i % hosts}.test:${port}/${kinds[i % kinds.length]}/${i}`;
   });
+}
+
+/** What must be equal between a fleet run and a single-process run (not timings, cache flags). */
+export function essence(o: Outcome): unknown {
+  if (!o.ok) return [o.index, o.input, o.error.code, o.error.name];
+  const r = o.result;
+  return [o.index, o.input, r.url, r.source, r.status, r.chain.map((h) => [h.url, h.status]), r.verified];
 }
