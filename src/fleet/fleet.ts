@@ -102,6 +102,7 @@ async function resolveChunk(
 export function createFleet(options: FleetOptions): Fleet {
   const settings: FleetSettings = fleetSettings(options);
   let redis: Promise<Redis> | undefined;
+  let redisTrouble = 0;
   let queue: Queue | undefined;
   const closers: (() => Promise<void>)[] = [];
 
@@ -109,7 +110,9 @@ export function createFleet(options: FleetOptions): Fleet {
     redis ??= (async () => {
       const client = createRedisClient({ url: settings.redis });
       // A lost connection reconnects by itself; the error event only must not crash the process.
-      client.on("error", () => {});
+      // Each loss is counted: a chunk that ran across one may hold failures that were the fleet's.
+      client.on("error", () => redisTrouble++);
+      client.on("reconnecting", () => redisTrouble++);
       await client.connect();
       closers.push(async () => {
         await client.close();
@@ -174,7 +177,7 @@ export function createFleet(options: FleetOptions): Fleet {
         await q.add(job, data, {
           jobId: `${job}__${chunk}`,
           attempts: settings.attempts,
-          backoff: { type: "fixed", delay: 500 },
+          backoff: { type: "exponential", delay: 1_000 },
           removeOnComplete: true,
           removeOnFail: { age: ttl },
         });
@@ -217,7 +220,13 @@ export function createFleet(options: FleetOptions): Fleet {
       const worker = new Worker<ChunkData>(
         settings.queue,
         async (job: Job<ChunkData>) => {
+          const failuresBefore = transport.redisFailures + redisTrouble;
           const outcomes = await resolveChunk(client, job.data, perChunk, job.attemptsMade > 0);
+          // Redis failed under this chunk: an input that timed out waiting for its host slot
+          // failed because of the fleet, not itself. The chunk runs again (BullMQ attempts).
+          if (transport.redisFailures + redisTrouble !== failuresBefore) {
+            throw new Error("Redis was unavailable while the chunk ran; it runs again");
+          }
           await storeChunk(job.data, outcomes);
         },
         {

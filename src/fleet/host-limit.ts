@@ -73,8 +73,13 @@ function retryAfterMs(response: TransportResponse): number {
  * const transport = limitHosts(createPinnedTransport(), redis, { limit: 4, prefix: "canonurl:fleet:q:", leaseMs: 60_000, maxPauseMs: 5_000 });
  * ```
  */
-export function limitHosts(inner: Transport, redis: HostLimitRedis, options: HostLimitOptions): Transport {
+export function limitHosts(
+  inner: Transport,
+  redis: HostLimitRedis,
+  options: HostLimitOptions,
+): Transport & { readonly redisFailures: number } {
   const { limit, prefix, leaseMs, maxPauseMs } = options;
+  let redisFailures = 0;
   async function acquire(host: string, signal: AbortSignal): Promise<string> {
     const member = randomUUID();
     const slots = `${prefix}host:${host}`;
@@ -82,10 +87,17 @@ export function limitHosts(inner: Transport, redis: HostLimitRedis, options: Hos
     let wait = 2;
     for (;;) {
       const now = Date.now();
-      const got = await redis.eval(ACQUIRE, {
-        keys: [slots, pause],
-        arguments: [String(now), String(limit), String(now + leaseMs), member, String(leaseMs * 2)],
-      });
+      let got: unknown = 0;
+      try {
+        got = await redis.eval(ACQUIRE, {
+          keys: [slots, pause],
+          arguments: [String(now), String(limit), String(now + leaseMs), member, String(leaseMs * 2)],
+        });
+      } catch {
+        // Redis is away (restarting, unreachable): wait for it within the request's deadline. The
+        // count tells the chunk that its failures may be the fleet's, not the inputs'.
+        redisFailures++;
+      }
       if (got === 1) return member;
       // Short, growing waits with jitter: a freed slot is taken within a few ms without the
       // waiters polling Redis in lock step.
@@ -94,6 +106,9 @@ export function limitHosts(inner: Transport, redis: HostLimitRedis, options: Hos
     }
   }
   return {
+    get redisFailures() {
+      return redisFailures;
+    },
     async request(request: TransportRequest): Promise<TransportResponse> {
       const host = request.url.host;
       const member = await acquire(host, request.signal);
