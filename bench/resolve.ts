@@ -105,11 +105,13 @@ export async function benchResolve(
     worker.once("message", resolve);
     worker.once("error", reject);
   });
-  // The default pool caps one destination at 16 connections (politeness to one origin); the ideal
-  // below assumes `concurrency` requests in flight, so the pool is sized to match.
+  // The default pool caps one destination at 16 connections and the client one host at 6 requests
+  // (politeness to one origin); the ideal below assumes `concurrency` requests in flight, so both
+  // are sized to match and the figure is the resolver's overhead, not its politeness.
   const transport = createPinnedTransport({ maxConnectionsPerDestination: concurrency });
   const client = createClient({
     transport,
+    hostConcurrency: concurrency,
     // `.test` names only, answered here: the system resolver is never consulted.
     resolver: async (hostname) => {
       if (hostname !== "bench.test") throw new Error(`unknown bench host ${hostname}`);

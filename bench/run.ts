@@ -2,13 +2,14 @@
 // Absolute times on these machines are noise; the ratios are what to read and report.
 // BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
 // change can be measured without the whole run; the full run is what closing figures quote.
-
 import { benchArchive } from "./archive.js";
 import { reportBundleSize } from "./bundle-size.js";
+import { benchCache } from "./cache.js";
 import { classifyCases } from "./classify.js";
 import { benchCli } from "./cli.js";
 import { benchColdStart, reportColdStart } from "./cold-start.js";
 import { generateCorpus } from "./corpus.js";
+import { benchDedupe } from "./dedupe.js";
 import { benchFleet } from "./fleet.js";
 import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
@@ -46,6 +47,42 @@ async function resolveGroup(): Promise<void> {
   );
   console.log(
     `sockets opened by canonurl: ${r.socketsOpened} in all, ${r.socketsOpenedMeasured} during the measured rounds`,
+  );
+}
+
+async function cacheGroup(): Promise<void> {
+  const r = await benchCache();
+  console.log(
+    `\n## cache hit path (${r.keys} keys, ${r.payloadChars}-character entries, one awaited get at a time, median of ${r.rounds} interleaved rounds)`,
+  );
+  const ns = (name: string) => r.medians.get(name) ?? Number.NaN;
+  console.log("case | ns/get | gets/s");
+  for (const [name, v] of r.medians) console.log(`${name} | ${v.toFixed(0)} | ${(1e9 / v).toFixed(0)}`);
+  for (const [ours, bare] of [
+    ["memoryCache get", "bare lru-cache get"],
+    ["sqliteCache get", "bare better-sqlite3 select"],
+    ["sqliteCache get", "bare better-sqlite3 select + JSON.parse"],
+    ["redisCache get", "bare node-redis GET"],
+    ["redisCache get", "bare node-redis GET + JSON.parse"],
+    ["memoryCache client.resolve (hit)", "bare lru-cache get"],
+    ["sqliteCache client.resolve (hit)", "bare better-sqlite3 select + JSON.parse"],
+    ["redisCache client.resolve (hit)", "bare node-redis GET + JSON.parse"],
+  ] as const) {
+    console.log(`${ours} / ${bare}: ${(ns(ours) / ns(bare)).toFixed(2)}× the time`);
+  }
+}
+
+async function dedupeGroup(): Promise<void> {
+  const r = await benchDedupe();
+  console.log(
+    `\n## dedupe (${r.inputs} inputs over ${r.distinct} distinct URLs, two hops each, 5 ms per response, concurrency ${r.concurrency}, median of ${r.rounds} alternating rounds, a fresh client each)`,
+  );
+  console.log("case | requests | wall ms");
+  console.log(`no cache | ${r.withoutCache.requests} | ${r.withoutCache.ms.toFixed(0)}`);
+  console.log(`memoryCache | ${r.withCache.requests} | ${r.withCache.ms.toFixed(0)}`);
+  console.log(
+    `with a cache: ${(r.withCache.requests / r.withoutCache.requests).toFixed(3)}× the requests ` +
+      `(${r.withCache.requests / 2} resolutions for ${r.distinct} distinct URLs), ${(r.withCache.ms / r.withoutCache.ms).toFixed(3)}× the time`,
   );
 }
 
@@ -145,9 +182,6 @@ function cliGroup(): void {
   );
 }
 
-// The resolver group runs first, on a heap the 50,000-URL corpora of the other groups have not
-// grown yet: their garbage is not the resolver's cost (measured: 0.93-0.96x the peer when it ran
-// after them, 0.99x when it ran alone).
 async function fleetGroup(): Promise<void> {
   const r = await benchFleet();
   console.log(
@@ -166,8 +200,13 @@ async function fleetGroup(): Promise<void> {
   );
 }
 
+// The resolver group runs first, on a heap the 50,000-URL corpora of the other groups have not
+// grown yet: their garbage is not the resolver's cost (measured: 0.93-0.96x the peer when it ran
+// after them, 0.99x when it ran alone).
 const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
+  ["cache", cacheGroup],
+  ["dedupe", dedupeGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
   ["rules-cache", rulesCacheGroup],

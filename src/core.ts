@@ -11,6 +11,12 @@ export { contextualTrackingParams, defaultTrackingParams } from "./pipeline/defa
 export type { Explanation, ExplanationStep } from "./pipeline/explanation.js";
 export { explain, normalize } from "./pipeline/normalize.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";
+export {
+  type ClearUrlsOptions,
+  type ClearUrlsOutcome,
+  type ClearUrlsPack,
+  compileClearUrls,
+} from "./rules/clearurls/index.js";
 export { compileRules } from "./rules/compile-rules.js";
 export type { DeclarativeRule, FragmentKeep, PathPattern, UnwrapForm } from "./rules/declarative-rule.js";
 export { createDefaultRules, type DefaultRulesOptions, defaultRules } from "./rules/default-rules.js";

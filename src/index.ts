@@ -12,17 +12,11 @@ export { sqliteCache } from "./cache/sqlite-cache.js";
 export * from "./core.js";
 export { loadRules } from "./node/load-rules.js";
 export type { Cache, CacheEntry } from "./resolve/cache.js";
+export type { CachePolicyOptions } from "./resolve/cache-policy.js";
 export type { Client } from "./resolve/client.js";
 export type { PinnedTransport, PinnedTransportOptions } from "./resolve/http/pinned-transport.js";
 export type { Transport, TransportRequest, TransportResponse } from "./resolve/http/transport.js";
 export { createClient, createPinnedTransport } from "./resolve/lazy-client.js";
 export { canonicalize, resolve } from "./resolve/one-shot.js";
 export type { ClientOptions, Hop, Outcome, Resolution, Trace } from "./resolve/types.js";
-export {
-  type ClearUrlsOptions,
-  type ClearUrlsOutcome,
-  type ClearUrlsPack,
-  clearUrlsRules,
-  clearUrlsSnapshotPath,
-  compileClearUrls,
-} from "./rules-node/clear-urls-rules.js";
+export { clearUrlsRules, clearUrlsSnapshotPath } from "./rules-node/clear-urls-rules.js";

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import type { ResolvedNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
 import type { ClientOptions } from "../resolve/types.js";
 import { CACHE_FLAGS, cacheFromFlags } from "./cache-flags.js";
+import { type OutputFormat, outputFormatFromFlag } from "./format-flag.js";
 import { inputTotal } from "./input-total.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
 import type { InputLine } from "./line-splitter.js";
@@ -42,6 +43,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
       ...NORMALIZE_FLAGS,
       offline: { type: "boolean" },
       json: { type: "boolean" },
+      format: { type: "string" },
       workers: { type: "string" },
       output: { type: "string", short: "o" },
       resume: { type: "boolean" },
@@ -84,59 +86,69 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
     if (given !== undefined)
       throw new UsageError(`--${given} is a network-mode flag; --offline never resolves`);
   }
+  const format = outputFormatFromFlag(values.format);
+  if (format !== "url" && !values.offline) throw new UsageError(`--format ${format} needs --offline`);
   const network = values.offline ? undefined : networkOptionsFromFlags(values);
   // The policy flags are serve's too: one parser, so both commands read them the same way.
   const policy = values.offline ? undefined : networkPolicyFromFlags(values);
-  const fromStdin = readsStdin(positionals);
-  const file =
-    values.output === undefined ? undefined : await openOutputFile(values.output, values.resume === true);
-  const base = file?.kept ?? 0;
-  let progress = NO_PROGRESS;
+  // Opened before the output file, so a bad --cache is a usage error that leaves FILE alone.
+  const cached =
+    network === undefined ? undefined : await cacheFromFlags(values, process.env, (m) => io.stderr.write(m));
   try {
-    if (wantsProgress(values.progress, values["no-progress"], io.stderr, file?.stream ?? io.stdout)) {
-      progress = await createProgress(io.stderr, { start: base });
-      const shown = progress;
-      void inputTotal(positionals, fromStdin, io.stdin).then((n) => n === undefined || shown.setTotal(n));
-    }
-    if (needsStdinHint(fromStdin, io.stdin)) await writeOut(io.stderr, STDIN_HINT);
-    const out: CliIo = {
-      stdin: io.stdin,
-      stdout: file?.stream ?? io.stdout,
-      stderr: progress.stderr ?? io.stderr,
-    };
-    const json = values.json === true;
-    const run = { base, progress };
-    if (network !== undefined) {
-      const flags = { json, concurrency: network.concurrency };
-      const inputs = lines(skipLines(readInputBatches(positionals, io.stdin), base));
-      const { cache, hostConcurrency } = await cacheFromFlags(values, process.env, (m) =>
-        out.stderr.write(m),
-      );
-      const client: ClientOptions = { ...options, ...network.options, ...policy };
-      if (cache !== undefined) client.cache = cache;
-      if (hostConcurrency !== undefined)
-        (client as { hostConcurrency?: number }).hostConcurrency = hostConcurrency;
-      try {
-        return await runNetworkMode(inputs, client, flags, out, process, run);
-      } finally {
-        await cache?.close();
+    const fromStdin = readsStdin(positionals);
+    const file =
+      values.output === undefined ? undefined : await openOutputFile(values.output, values.resume === true);
+    const base = file?.kept ?? 0;
+    let progress = NO_PROGRESS;
+    try {
+      if (wantsProgress(values.progress, values["no-progress"], io.stderr, file?.stream ?? io.stdout)) {
+        progress = await createProgress(io.stderr, { start: base });
+        const shown = progress;
+        void inputTotal(positionals, fromStdin, io.stdin).then((n) => n === undefined || shown.setTotal(n));
       }
+      if (needsStdinHint(fromStdin, io.stdin)) await writeOut(io.stderr, STDIN_HINT);
+      const out: CliIo = {
+        stdin: io.stdin,
+        stdout: file?.stream ?? io.stdout,
+        stderr: progress.stderr ?? io.stderr,
+      };
+      const json = values.json === true;
+      const run = { base, progress };
+      if (network !== undefined) {
+        const flags = { json, concurrency: network.concurrency };
+        const inputs = lines(skipLines(readInputBatches(positionals, io.stdin), base));
+        const client: ClientOptions = { ...options, ...network.options, ...policy };
+        if (cached?.cache !== undefined) client.cache = cached.cache;
+        if (cached?.hostConcurrency !== undefined)
+          (client as { hostConcurrency?: number }).hostConcurrency = cached.hostConcurrency;
+        return await runNetworkMode(inputs, client, flags, out, process, run);
+      }
+      const failed =
+        workers === 1
+          ? await runOffline(
+              skipLines(readInputBatches(positionals, io.stdin), base),
+              resolved,
+              json,
+              out,
+              run,
+              format,
+            )
+          : await runOfflineWorkers(
+              skipBlocks(readInputBlocks(positionals, io.stdin), base),
+              recipe,
+              json,
+              workers,
+              out,
+              run,
+              format,
+            );
+      return failed ? 1 : 0;
+    } finally {
+      progress.stop();
+      if (file !== undefined) await closeOutputFile(file.stream);
     }
-    const failed =
-      workers === 1
-        ? await runOffline(skipLines(readInputBatches(positionals, io.stdin), base), resolved, json, out, run)
-        : await runOfflineWorkers(
-            skipBlocks(readInputBlocks(positionals, io.stdin), base),
-            recipe,
-            json,
-            workers,
-            out,
-            run,
-          );
-    return failed ? 1 : 0;
   } finally {
-    progress.stop();
-    if (file !== undefined) await closeOutputFile(file.stream);
+    await cached?.cache?.close();
   }
 }
 
@@ -160,11 +172,12 @@ async function runOffline(
   json: boolean,
   io: CliIo,
   run: { base: number; progress: ProgressSink },
+  format: OutputFormat,
 ): Promise<boolean> {
   let failed = false;
   let base = run.base;
   for await (const batch of batches) {
-    const output = formatOfflineBatch(batch, base, options, json);
+    const output = formatOfflineBatch(batch, base, options, json, format);
     base += batch.length;
     if (output.failures > 0) failed = true;
     if (output.err !== "") await writeOut(io.stderr, output.err);

@@ -5,8 +5,12 @@ import {
   resolveNormalizeOptions,
 } from "../pipeline/resolve-normalize-options.js";
 import { createDefaultRules } from "../rules/index.js";
+import { clearUrlsRules } from "../rules-node/clear-urls-rules.js";
 import { UsageError } from "./io.js";
 import { type RulesFile, readRulesFile, rulesFromFile } from "./rules-flag.js";
+
+/** `--rules clearurls` names the shipped ClearURLs pack, not a file (`--rules ./clearurls` is the file). */
+const CLEARURLS = "clearurls";
 
 /**
  * The `node:util` parseArgs option table of the flags that shape normalization: one flag (or a
@@ -75,7 +79,8 @@ export async function readNormalizeRecipe(values: NormalizeFlagValues): Promise<
   if (values["no-rules"] === true && values.rules !== undefined) {
     throw new UsageError("--rules and --no-rules contradict each other");
   }
-  if (values.rules !== undefined) recipe.rulesFile = await readRulesFile(values.rules);
+  if (values.rules !== undefined && values.rules !== CLEARURLS)
+    recipe.rulesFile = await readRulesFile(values.rules);
   return recipe;
 }
 
@@ -151,6 +156,16 @@ export function normalizeOptionsFromRecipe(recipe: NormalizeRecipe): NormalizeOp
     options.rules = false;
   } else if (recipe.rulesFile !== undefined) {
     options.rules = rulesFromFile(recipe.rulesFile, preset, amazonHost);
+  } else if (values.rules === CLEARURLS) {
+    // The ClearURLs pack after the built-in rules (alone with rfc3986, which applies none): first
+    // match wins, so it acts only where no built-in rule claims the URL.
+    if (preset === "rfc3986" && amazonHost !== undefined)
+      throw new UsageError(
+        "--amazon-host picks among the built-in rules, which --preset rfc3986 does not apply",
+      );
+    const builtIn =
+      preset === "rfc3986" ? [] : createDefaultRules(amazonHost === undefined ? undefined : { amazonHost });
+    options.rules = [...builtIn, ...clearUrlsRules()];
   } else if (amazonHost !== undefined) {
     if (preset === "rfc3986") {
       throw new UsageError(

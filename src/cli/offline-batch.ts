@@ -1,6 +1,7 @@
 import { canonicalWith, normalizeResolved } from "../pipeline/normalize.js";
 import type { ResolvedNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
 import { isBlankLine } from "./blank-line.js";
+import { archiveKey, type OutputFormat } from "./format-flag.js";
 import type { InputLine } from "./line-splitter.js";
 import { errorJson, failureLine, overlongError, overlongInput } from "./report-failure.js";
 
@@ -41,6 +42,7 @@ export function formatOfflineBatch(
   base: number,
   options: ResolvedNormalizeOptions,
   json: boolean,
+  format: OutputFormat = "url",
 ): BatchOutput {
   let out = "";
   let err = "";
@@ -66,8 +68,22 @@ export function formatOfflineBatch(
     try {
       if (json) {
         const { canonical: url, ruleApplied, stripped: paramsStripped } = normalizeResolved(line, options);
-        out += `${JSON.stringify({ index, input: line, ok: true, url, source: "initial", chain: [], ruleApplied, paramsStripped })}\n`;
-      } else out += `${canonicalWith(line, options)}\n`;
+        const result = {
+          index,
+          input: line,
+          ok: true,
+          url,
+          source: "initial",
+          chain: [],
+          ruleApplied,
+          paramsStripped,
+        };
+        // --format adds the key under its own name; `url` stays the canonical URL.
+        out += `${JSON.stringify(format === "url" ? result : { ...result, [format]: archiveKey(format, url) })}\n`;
+      } else {
+        const url = canonicalWith(line, options);
+        out += `${format === "url" ? url : archiveKey(format, url)}\n`;
+      }
     } catch (error) {
       failures++;
       if (json) out += `${JSON.stringify({ index, input: line, ok: false, error: errorJson(error) })}\n`;

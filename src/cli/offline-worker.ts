@@ -2,6 +2,7 @@
 // thread checked, then answers each batch with formatOfflineBatch, the function the single-threaded
 // run calls, so both print the same bytes.
 import { parentPort, workerData } from "node:worker_threads";
+import type { OutputFormat } from "./format-flag.js";
 import { decodeLines, type InputLine, isRawLines, type LineBlock } from "./line-splitter.js";
 import { type NormalizeRecipe, resolveRecipe } from "./normalize-flags.js";
 import { formatOfflineBatch } from "./offline-batch.js";
@@ -28,11 +29,12 @@ export interface BatchReply {
 export interface WorkerSetup {
   recipe: NormalizeRecipe;
   json: boolean;
+  format: OutputFormat;
 }
 
 if (parentPort !== null) {
   const port = parentPort;
-  const { recipe, json } = workerData as WorkerSetup;
+  const { recipe, json, format } = workerData as WorkerSetup;
   const options = resolveRecipe(recipe);
   const encoder = new TextEncoder();
   port.on("message", ({ seq, base, blocks }: BatchRequest) => {
@@ -41,7 +43,7 @@ if (parentPort !== null) {
       if (isRawLines(block)) decodeLines(block, lines);
       else lines.push(block);
     }
-    const { out, err, failures } = formatOfflineBatch(lines, base, options, json);
+    const { out, err, failures } = formatOfflineBatch(lines, base, options, json, format);
     // TextEncoder gives the bytes their own ArrayBuffer (Buffer.from may hand out its shared
     // pool), so transferring it detaches nothing else.
     const bytes = encoder.encode(out);

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import type { OutputFormat } from "./format-flag.js";
 import { type CliIo, writeOut } from "./io.js";
 import { isRawLines } from "./line-splitter.js";
 import type { NormalizeRecipe } from "./normalize-flags.js";
@@ -29,8 +30,9 @@ export async function runOfflineWorkers(
   workers: number,
   io: CliIo,
   run: { base: number; progress: ProgressSink },
+  format: OutputFormat = "url",
 ): Promise<boolean> {
-  const setup: WorkerSetup = { recipe, json };
+  const setup: WorkerSetup = { recipe, json, format };
   const pool = Array.from({ length: workers }, () => ({
     worker: new Worker(new URL("./offline-worker.js", import.meta.url), { workerData: setup }),
     busy: 0,

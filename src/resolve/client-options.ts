@@ -5,6 +5,7 @@ import {
   resolveNormalizeOptions,
 } from "../pipeline/resolve-normalize-options.js";
 import type { Cache } from "./cache.js";
+import { type ResolvedCachePolicy, resolveCachePolicy } from "./cache-policy.js";
 import { parseCidr } from "./guard/ip-address.js";
 import type { Transport } from "./http/transport.js";
 import type { ClientOptions } from "./types.js";
@@ -29,6 +30,9 @@ export interface ResolvedClientOptions {
   readonly logger: { debug(message: string, data?: object): void } | null;
   readonly hooks: Readonly<NonNullable<ClientOptions["hooks"]>>;
   readonly cache: Cache | null;
+  readonly cachePolicy: ResolvedCachePolicy;
+  readonly hostConcurrency: number;
+  readonly maxRetryAfterMs: number;
   /** The final pipeline's options (the chosen preset, validated by the pipeline itself). */
   readonly normalize: ResolvedNormalizeOptions;
   /** Every hop's syntactic form: rfc3986 with the same default scheme. */
@@ -143,7 +147,12 @@ const CHECKS: Readonly<Record<NetworkKey, Check>> = {
       if (handler !== undefined) fn(handler, `${name}.${hook}`);
     }
   },
-  cache: withMethods("get", "set"),
+  cache: withMethods("get", "set", "delete"),
+  cachePolicy(value) {
+    resolveCachePolicy(value);
+  },
+  hostConcurrency: integer(1, 1_000_000),
+  maxRetryAfterMs: integer(0, MAX_TIMER),
 };
 
 function freezeCopy<T>(value: T): T {
@@ -188,6 +197,9 @@ function build(given: Readonly<ClientOptions>): ResolvedClientOptions {
     logger: given.logger ?? null,
     hooks: given.hooks ?? Object.freeze({}),
     cache: given.cache ?? null,
+    cachePolicy: resolveCachePolicy(given.cachePolicy),
+    hostConcurrency: given.hostConcurrency ?? 6,
+    maxRetryAfterMs: given.maxRetryAfterMs ?? 5_000,
     normalize,
     hopNormalize,
     given,

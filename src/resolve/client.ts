@@ -1,8 +1,11 @@
 import { FetchError } from "../errors/fetch-error.js";
+import { createCachedResolver } from "./cached-resolve.js";
+import { checkUrlArgument } from "./call-arguments.js";
 import { type ResolvedClientOptions, resolveClientOptions } from "./client-options.js";
 import { DEFAULT_CONCURRENCY } from "./concurrency-option.js";
 import { defaultResolver } from "./guard/default-resolver.js";
 import type { ResolvedNetPolicy } from "./guard/destination.js";
+import { limitHostConcurrency } from "./host-limiter.js";
 import { createPinnedTransport } from "./http/pinned-transport.js";
 import { toCanonError } from "./http/to-canon-error.js";
 import type { Transport } from "./http/transport.js";
@@ -28,6 +31,11 @@ export interface Client {
     urls: Iterable<string> | AsyncIterable<string>,
     init?: { concurrency?: number; signal?: AbortSignal },
   ): AsyncIterable<Outcome>;
+  /**
+   * Forgets what the cache holds for `url` (under this client's options), so the next resolution
+   * goes to the network. Resolves at once without a cache; rejects when the cache does.
+   */
+  invalidate(url: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,15 +75,21 @@ export function createResolvedClient(resolved: ResolvedClientOptions): Client {
   // An injected transport belongs to the caller, who closes it; ours is closed by close().
   const owned: Transport | null =
     resolved.transport === null ? createPinnedTransport({ ca: [...resolved.ca] }) : null;
-  const transport = resolved.transport ?? (owned as Transport);
+  const transport = limitHostConcurrency(
+    resolved.transport ?? (owned as Transport),
+    resolved.hostConcurrency,
+  );
   const ctx: ResolveContext = { options: resolved, transport, policy: netPolicyOf(resolved) };
   let closed: Promise<void> | null = null;
+  // Without a cache the hop loop is called directly: no key, no lookup, nothing shared.
+  const cached =
+    resolved.cache === null ? null : createCachedResolver(ctx, resolved.cache, resolved.cachePolicy);
 
   const resolveOne = (url: string, signal?: AbortSignal): Promise<Resolution> => {
     if (closed !== null) {
       return Promise.reject(new FetchError("connection-failed", `client is closed: ${url}`, { url }));
     }
-    return resolveUrl(url, ctx, signal);
+    return cached === null ? resolveUrl(url, ctx, signal) : cached.resolve(url, signal);
   };
 
   return Object.freeze({
@@ -97,8 +111,17 @@ export function createResolvedClient(resolved: ResolvedClientOptions): Client {
         { concurrency: init?.concurrency, signal: init?.signal, defaultConcurrency: DEFAULT_CONCURRENCY },
       );
     },
+    async invalidate(url: string) {
+      checkUrlArgument(url);
+      await cached?.invalidate(url);
+    },
     close() {
-      closed ??= owned?.close?.() ?? Promise.resolve();
+      // Writes already started reach the cache first (each bounded), so a run that ends with
+      // close() leaves what it learned behind. The cache itself is the caller's to close.
+      closed ??= (async () => {
+        await cached?.flush();
+        await owned?.close?.();
+      })();
       return closed;
     },
   });

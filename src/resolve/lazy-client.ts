@@ -4,7 +4,12 @@
 // ~30 MB RSS). Option validation stays synchronous and engine-free: a bad option still throws a
 // TypeError at construction.
 
-import { checkBatchArgument, checkConcurrency, checkSignalArgument } from "./call-arguments.js";
+import {
+  checkBatchArgument,
+  checkConcurrency,
+  checkSignalArgument,
+  checkUrlArgument,
+} from "./call-arguments.js";
 import type { Client } from "./client.js";
 import { resolveClientOptions } from "./client-options.js";
 import { DEFAULT_CONCURRENCY } from "./concurrency-option.js";
@@ -59,6 +64,12 @@ export function createClient(options?: ClientOptions): Client {
         const client = await load();
         yield* client.resolveMany(urls, signal === undefined ? { concurrency } : { concurrency, signal });
       })();
+    },
+    async invalidate(url: string): Promise<void> {
+      checkUrlArgument(url);
+      // Without a cache there is nothing to forget, and no reason to load the engine.
+      if (resolved.cache === null) return;
+      return (await load()).invalidate(url);
     },
     close(): Promise<void> {
       closed ??= engine === null ? Promise.resolve() : engine.then((client) => client.close());

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { CanonError } from "../errors/canon-error.js";
 import { FetchError } from "../errors/fetch-error.js";
 import { isSecurityError } from "../errors/guards.js";
@@ -12,9 +13,11 @@ import { findHtmlCanonical } from "./discover/html-canonical.js";
 import { findLinkCanonical } from "./discover/link-header.js";
 import { resolveLocation } from "./discover/location.js";
 import { isSameSite } from "./discover/same-site.js";
+import type { DecidingResponse } from "./freshness.js";
 import { type ResolvedNetPolicy, resolveDestination } from "./guard/destination.js";
 import { isClearlyNotHtml, isHtmlMediaType } from "./http/media-type.js";
 import { decodeBody } from "./http/read-head.js";
+import { retryAfterMs } from "./http/retry-after.js";
 import { toCanonError } from "./http/to-canon-error.js";
 import type { Transport, TransportResponse } from "./http/transport.js";
 import type { Hop, Resolution, Trace } from "./types.js";
@@ -56,6 +59,17 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
 // one GET decides instead.
 const HEAD_REFUSED_STATUSES: ReadonlySet<number> = new Set([403, 405, 501]);
 
+// RFC 6585 §4 and RFC 9110 §15.6.4: the statuses whose Retry-After says when to come back.
+const RETRY_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+// Why a 429 or 503 was not retried (or failed again), for the http-status message.
+const retryNotes = new WeakMap<TransportResponse, string>();
+
+// A server's field goes into an error message: bounded, whatever the server sent.
+function showField(field: string | readonly string[]): string {
+  const text = typeof field === "string" ? field : field.join(", ");
+  return text.length > 64 ? `${text.slice(0, 64)}…` : text;
+}
+
 /** Per-resolution state: the chain, the visited set and the hints that were dropped. */
 class Run {
   readonly chain: Hop[] = [];
@@ -67,6 +81,8 @@ class Run {
     readonly ctx: ResolveContext,
     readonly input: string,
     readonly deadline: Deadline,
+    /** Receives every response that decided the outcome, when a cache needs their freshness. */
+    readonly responses: DecidingResponse[] | undefined,
   ) {}
 
   get options(): ResolvedClientOptions {
@@ -127,7 +143,7 @@ function hopTarget(run: Run, url: URL, via: Via): HopTarget {
   return { url: hop, via, parsed: hop === url.href ? url : undefined };
 }
 
-async function send(
+async function sendOnce(
   run: Run,
   url: URL,
   method: "HEAD" | "GET",
@@ -156,6 +172,43 @@ async function send(
   }
   if (run.logging) run.log("response", { method, url: url.href, status: response.status });
   return response;
+}
+
+/**
+ * One request, retried once when a 429 or 503 asks for it with a `Retry-After` (RFC 9110 §10.2.3)
+ * that fits `maxRetryAfterMs` and the time left; the wait holds no host slot. A 429 or 503 it does
+ * not retry carries a note saying why, which the `http-status` error message shows.
+ */
+async function send(
+  run: Run,
+  url: URL,
+  method: "HEAD" | "GET",
+  addresses: readonly string[],
+): Promise<TransportResponse> {
+  const first = await sendOnce(run, url, method, addresses);
+  if (!RETRY_STATUSES.has(first.status)) return first;
+  const field = first.headers["retry-after"];
+  if (field === undefined) return first;
+  const wait = retryAfterMs(field, Date.now());
+  const shown = showField(field);
+  const left = run.options.totalTimeoutMs - (performance.now() - run.started);
+  let refused: string | null = null;
+  if (wait === null) refused = "not a delay or an HTTP date";
+  else if (wait > run.options.maxRetryAfterMs)
+    refused = `over maxRetryAfterMs ${run.options.maxRetryAfterMs}`;
+  else if (wait >= left) refused = `past the deadline, ${Math.max(0, Math.round(left))} ms left`;
+  if (refused !== null || wait === null) {
+    retryNotes.set(first, `Retry-After: ${shown}, not retried: ${refused}`);
+    return first;
+  }
+  await first.dispose();
+  run.log("retry after", { method, url: url.href, status: first.status, waitMs: wait });
+  await sleep(wait, undefined, { signal: run.deadline.signal });
+  const second = await sendOnce(run, url, method, addresses);
+  if (RETRY_STATUSES.has(second.status)) {
+    retryNotes.set(second, `retried once after Retry-After: ${shown}`);
+  }
+  return second;
 }
 
 /**
@@ -202,16 +255,22 @@ async function inspect(
   response: TransportResponse,
 ): Promise<HopOutcome> {
   const { status, headers } = response;
+  run.responses?.push({ url: url.href, method, status, headers: headers as DecidingResponse["headers"] });
   if (REDIRECT_STATUSES.has(status)) {
     await response.dispose();
     return { kind: "redirect", from: url, target: resolveLocation(headers.location, url) };
   }
   if (status < 200 || status > 299) {
     await response.dispose();
-    throw new FetchError("http-status", `HTTP ${status} for ${method} ${url.href}`, {
-      url: url.href,
-      status,
-    });
+    const note = retryNotes.get(response);
+    throw new FetchError(
+      "http-status",
+      `HTTP ${status} for ${method} ${url.href}${note === undefined ? "" : ` (${note})`}`,
+      {
+        url: url.href,
+        status,
+      },
+    );
   }
   const confirmed: Confirmed = { url: url.href, via, status, headers: flattenHeaders(headers), parsed: url };
   if (run.options.canonicalLinks === "off") {
@@ -360,6 +419,7 @@ function finish(run: Run, confirmed: Confirmed, verified: boolean): Resolution {
     verified,
     durationMs,
     cached: false,
+    stale: false,
   };
 }
 
@@ -446,12 +506,13 @@ export async function resolveUrl(
   input: string,
   ctx: ResolveContext,
   signal?: AbortSignal,
+  responses?: DecidingResponse[],
 ): Promise<Resolution> {
   // Arguments first: a wrong type is the caller's TypeError, never a failure from inside.
   checkUrlArgument(input);
   checkSignalArgument(signal);
   const deadline = createDeadline(ctx.options.totalTimeoutMs, signal);
-  const run = new Run(ctx, input, deadline);
+  const run = new Run(ctx, input, deadline, responses);
   try {
     const { url } = parseInput(input.trim(), ctx.options.hopNormalize.defaultScheme);
     return await runHops(run, hopTarget(run, url, "initial"));

@@ -1,6 +1,7 @@
 import type { CanonError } from "../errors/canon-error.js";
 import type { NormalizeOptions } from "../pipeline/normalize-options.js";
 import type { Cache } from "./cache.js";
+import type { CachePolicyOptions } from "./cache-policy.js";
 import type { Transport } from "./http/transport.js";
 
 /**
@@ -50,7 +51,17 @@ export interface ClientOptions extends NormalizeOptions {
     onRuleApplied?(rule: string, before: string, after: string): void;
     onComplete?(trace: Trace): void;
   };
+  /** Where resolutions are remembered (memoryCache, sqliteCache, redisCache or your own). @default none */
   cache?: Cache;
+  /** How long what the cache holds stays fresh; see docs/cache.md. */
+  cachePolicy?: CachePolicyOptions;
+  /** Politeness: requests in flight to one host name at once, per client; more wait their turn. @default 6 */
+  hostConcurrency?: number;
+  /**
+   * A 429 or 503 whose `Retry-After` asks for at most this wait (and fits the deadline) is retried
+   * once after it; otherwise it fails with `http-status`, naming the Retry-After. @default 5000
+   */
+  maxRetryAfterMs?: number;
 }
 
 /** One request of a resolution. */
@@ -89,7 +100,10 @@ export interface Resolution {
   /** `false` when a declared canonical could not be fetched and is returned unconfirmed. */
   verified: boolean;
   durationMs: number;
+  /** Served from the cache instead of the network. */
   cached: boolean;
+  /** Served from the cache after its freshness ended, because a fresh attempt failed transiently. */
+  stale: boolean;
 }
 
 /** One result of `resolveMany`: failures are values, never thrown. */

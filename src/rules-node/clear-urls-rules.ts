@@ -4,14 +4,6 @@ import { fileURLToPath } from "node:url";
 import { type ClearUrlsPack, compileClearUrls } from "../rules/clearurls/compile-clear-urls.js";
 import type { DomainRule } from "../rules/domain-rule.js";
 
-// The Node entry takes the whole ClearURLs surface from here in one import.
-export {
-  type ClearUrlsOptions,
-  type ClearUrlsOutcome,
-  type ClearUrlsPack,
-  compileClearUrls,
-} from "../rules/clearurls/index.js";
-
 const SNAPSHOT = join("data", "clearurls", "data.min.json");
 
 /**
@@ -48,7 +40,7 @@ let shipped: ClearUrlsPack | undefined;
  * ```ts
  * const rules = [...defaultRules, ...clearUrlsRules()];
  * normalize("https://www.google.com/url?q=https%3A%2F%2Fexample.com%2Fa&sa=D", { rules });
- * // "http://example.com/a" — unwrapped by the "google" provider, then normalized
+ * // "https://example.com/a" — unwrapped, then normalized
  * ```
  */
 export function clearUrlsRules(data?: unknown): DomainRule[] {

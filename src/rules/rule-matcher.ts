@@ -1,6 +1,7 @@
 import type { UrlParts } from "../url/url-parts.js";
 import { DeclaredRule } from "./declared-rule.js";
 import type { DomainRule } from "./domain-rule.js";
+import { groupOf, type RuleGroup } from "./rule-group.js";
 
 const NONE: readonly number[] = Object.freeze([]);
 
@@ -49,6 +50,43 @@ export function createRuleMatcher(
     for (const suffix of rule.hosts.suffixes) push(wildcard, suffix.slice(1), index);
   });
   const hasWildcards = wildcard.size > 0;
+  // Opaque rules that are consecutive members of one group (in list order and in group order)
+  // run as one entry: the group says which of them matches first, in one evaluation.
+  const opaqueRuns: { start: number; length: number; group: RuleGroup | undefined }[] = [];
+  for (const index of opaque) {
+    const member = groupOf(list[index] as DomainRule);
+    const last = opaqueRuns[opaqueRuns.length - 1];
+    if (
+      member !== undefined &&
+      last?.group === member.group &&
+      last.start + last.length === index &&
+      member.offset === last.length
+    )
+      last.length++;
+    else
+      opaqueRuns.push({
+        start: index,
+        length: 1,
+        group: member !== undefined && member.offset === 0 ? member.group : undefined,
+      });
+  }
+  const hasGroups = opaqueRuns.some((run) => run.group !== undefined && run.length > 1);
+
+  const firstOpaque = (url: URL & UrlParts, best: number): number => {
+    for (const run of opaqueRuns) {
+      if (run.start >= best) return best;
+      if (run.group !== undefined && run.length > 1) {
+        const offset = run.group.first(url);
+        if (offset !== -1 && offset < run.length) return Math.min(best, run.start + offset);
+        continue;
+      }
+      for (let index = run.start; index < run.start + run.length; index++) {
+        if (index >= best) return best;
+        if ((list[index] as DomainRule).match(url)) return index;
+      }
+    }
+    return best;
+  };
   // Only parent names no longer than the longest wildcard domain can be one: the walk starts
   // there, so a host of 30,000 labels costs what its last few do (hashing every suffix of it was
   // quadratic in its length).
@@ -75,7 +113,8 @@ export function createRuleMatcher(
         if (candidates !== undefined) best = firstMatch(candidates, url, best);
       }
     }
-    if (opaque.length > 0) best = firstMatch(opaque, url, best);
+    if (hasGroups) best = firstOpaque(url, best);
+    else if (opaque.length > 0) best = firstMatch(opaque, url, best);
     return best < list.length ? list[best] : undefined;
   };
 }

@@ -108,16 +108,23 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
     return new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stderr })));
   }
 
-  // Starts a run into `file` and SIGKILLs it once the file has grown past `bytes`.
-  async function killedAt(file: string, args: string[], bytes: number): Promise<void> {
+  // Starts a run into `file` and sends `signal` once the file has grown past `bytes`.
+  async function stoppedAt(
+    file: string,
+    args: string[],
+    bytes: number,
+    signal: "SIGKILL" | "SIGTERM",
+  ): Promise<{ code: number | null; signal: string | null; stderr: string }> {
     const stdin = openSync(input, "r");
     const child = spawn(process.execPath, [BIN, ...networkArgs(server), ...args, "-o", file], {
-      stdio: [stdin, "ignore", "ignore"],
+      stdio: [stdin, "ignore", "pipe"],
       env: testEnv,
     });
     closeSync(stdin);
-    const exited = new Promise<string | null>((resolve) =>
-      child.on("close", (_code, signal) => resolve(signal)),
+    let stderr = "";
+    child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.on("close", (code, sig) => resolve({ code, signal: sig })),
     );
     for (;;) {
       let size = 0;
@@ -127,17 +134,19 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
       if (size >= bytes || child.exitCode !== null) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    child.kill("SIGKILL");
-    assert.equal(await exited, "SIGKILL", "the run ended before the kill point");
+    assert.equal(child.exitCode, null, "the run ended before the stop point");
+    child.kill(signal);
+    return { ...(await exited), stderr };
   }
 
-  // Plain output at the three points the issue asks for; --json (whose objects carry the index)
-  // at one more, to keep the suite's time in bounds.
+  // Plain output killed (SIGKILL) at the three points the issue asks for; --json (whose objects
+  // carry the index) stopped by SIGTERM at one more, which must leave only complete lines and say
+  // where it stopped. One point, to keep the suite's time in bounds.
   for (const mode of [
-    { name: "plain", args: [] as string[], points: 3 },
-    { name: "--json", args: ["--json"], points: 1 },
+    { name: "plain", args: [] as string[], points: 3, signal: "SIGKILL" as const },
+    { name: "--json", args: ["--json"], points: 1, signal: "SIGTERM" as const },
   ]) {
-    it(`${mode.name}: killed at ${mode.points} seeded point(s), each resumed run completes the file exactly`, {
+    it(`${mode.name}: ${mode.signal} at ${mode.points} seeded point(s), each resumed run completes the file exactly`, {
       timeout: 600_000,
     }, async () => {
       const args = ["--no-cache", "--concurrency", "8", ...mode.args];
@@ -151,14 +160,24 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
       for (let point = 0; point < mode.points; point++) {
         const file = join(dir, `part-${mode.name}-${point}.out`);
         const target = Math.floor(expected.length * (0.1 + 0.8 * random()));
-        await killedAt(file, args, target);
+        const stopped = await stoppedAt(file, args, target, mode.signal);
         let partial = readFileSync(file);
+        if (mode.signal === "SIGKILL") assert.equal(stopped.signal, "SIGKILL");
+        else {
+          assert.equal(stopped.code, 143, stopped.stderr);
+          assert.equal(partial[partial.length - 1], 10, "a SIGTERM stop leaves only complete lines");
+          const lines = partial.toString("utf8").split("\n").length - 1;
+          assert.match(
+            stopped.stderr,
+            new RegExp(`stopped by SIGTERM at input ${lines}; ${lines} inputs written`),
+          );
+        }
         assert.ok(
           partial.length > 0 && partial.length < expected.length,
           `killed at ${partial.length} bytes`,
         );
         if (partial[partial.length - 1] !== 10) torn++;
-        else if (point === mode.points - 1 && torn === 0) {
+        else if (mode.signal === "SIGKILL" && point === mode.points - 1 && torn === 0) {
           // No kill tore a line this time: tear one by hand, as a write cut short would.
           const next = expected.subarray(partial.length, expected.indexOf(10, partial.length));
           appendFileSync(file, next.subarray(0, Math.max(1, next.length >> 1)));
@@ -184,7 +203,7 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
         const firstReport = /^(\d+)\t/m.exec(resumed.stderr);
         if (mode.name === "plain" && firstReport !== null) assert.ok(Number(firstReport[1]) >= keptLines);
       }
-      assert.ok(torn >= 1, "some resumed file had a torn last line");
+      if (mode.signal === "SIGKILL") assert.ok(torn >= 1, "some resumed file had a torn last line");
     });
   }
 
@@ -308,5 +327,50 @@ describe("--progress under a pseudo-terminal (script -qefc)", () => {
     assert.equal(reports.length, 6);
     for (const m of reports) assert.equal(m[1], m[2]);
     assert.match(screen, /300\/300 done \| \d+\/s \| 6 failed/);
+  });
+});
+
+describe("-o FILE --resume offline, one worker and several", () => {
+  it("a file cut at seeded byte offsets is completed to the uninterrupted bytes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "canonurl-resume-offline-"));
+    const input = join(dir, "in.txt");
+    // Mixed: successes, failures, blanks, a lone \r, so every kind of output line can be cut.
+    const text = Array.from({ length: 30_000 }, (_, i) =>
+      i % 97 === 3
+        ? ""
+        : i % 89 === 5
+          ? `ftp://f.test/${i}`
+          : i % 83 === 1
+            ? `http://cr.test/a\rb${i}`
+            : `HTTP://H${i % 50}.test/p/${i}/?utm_source=x&k=${i}`,
+    ).join("\n");
+    writeFileSync(input, `${text}\n`);
+    const cli = (args: string[]) => {
+      const stdin = openSync(input, "r");
+      const r = spawnSync(process.execPath, [BIN, "--offline", ...args], {
+        stdio: [stdin, "pipe", "pipe"],
+        encoding: "utf8",
+        env: testEnv,
+      });
+      closeSync(stdin);
+      return r;
+    };
+    const fullFile = join(dir, "full.out");
+    assert.equal(cli(["-o", fullFile]).status, 1);
+    const expected = readFileSync(fullFile);
+    const random = seeded(0x0ff1);
+    for (const workers of ["1", "2"]) {
+      for (let k = 0; k < 2; k++) {
+        const cut = 1 + Math.floor(random() * (expected.length - 2));
+        const file = join(dir, `cut-${workers}-${k}.out`);
+        writeFileSync(file, expected.subarray(0, cut));
+        const r = cli(["--workers", workers, "-o", file, "--resume"]);
+        assert.equal(r.status, 1, r.stderr.slice(0, 300));
+        assert.ok(readFileSync(file).equals(expected), `--workers ${workers}, cut at ${cut}`);
+        // The resumed run reported only failures at or after the first line it ran.
+        const kept = expected.subarray(0, cut).toString("utf8").split("\n").length - 1;
+        for (const m of r.stderr.matchAll(/^(\d+)\t/gm)) assert.ok(Number(m[1]) >= kept);
+      }
+    }
   });
 });

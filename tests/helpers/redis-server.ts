@@ -40,3 +40,8 @@ export async function startRedisServer(port?: number, dir?: string): Promise<Red
     ...(dir === undefined ? {} : { dir }),
   });
 }
+
+/** A loopback port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  return (await services()).freePort();
+}

@@ -25,7 +25,9 @@ export interface CliRun {
 export function runCli(args: readonly string[], stdin?: string, env?: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [fromRoot("dist/cli/bin.js"), ...args], {
-      env: env ?? testEnv,
+      // A caller's own environment still gets the test cache directory unless it names one, so no
+      // run of the binary reads or writes the real ~/.cache.
+      env: env === undefined ? testEnv : { XDG_CACHE_HOME: testEnv.XDG_CACHE_HOME, ...env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

@@ -8,7 +8,8 @@ import { loadedPackages } from "./loaded-modules.js";
 // its dom* helpers, tldts) and yaml load on first use, never at import: a program that only
 // normalizes must not pay for them (the issue measured ~0.35 s and 38 MB for it).
 const ENGINE = ["htmlparser2", "tldts", "undici"];
-const LAZY = [...ENGINE, "yaml"];
+// http-cache-semantics computes cache lifetimes inside the engine: it loads with it.
+const LAZY = [...ENGINE, "yaml", "http-cache-semantics"];
 
 const present = (loaded: string[] | undefined, names: string[]) =>
   names.filter((n) => (loaded ?? []).includes(n));

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { compileClearUrls, type DomainRule, defaultRules, explain, normalize } from "../../src/index.js";
+import { anchorLeadingDotStar } from "../../src/rules/clearurls/clear-urls-provider.js";
 
 // One provider per construct, on .test hosts, written the way ClearURLs writes its patterns.
 const HOST = (name: string) => `^https?:\\/\\/(?:[a-z0-9-]+\\.)*?${name.replaceAll(".", "\\.")}`;
@@ -113,6 +115,36 @@ describe("compileClearUrls: each ClearURLs construct", () => {
     assert.equal(pack.clean(long).kind, "untouched");
     assert.equal(run(long, pack.rules).canonical, long);
     assert.equal(pack.clean("https://shop.test/?trk=1").kind, "cleaned");
+  });
+
+  it("a leading .* is anchored: the same match as the search, without retrying every position", () => {
+    // instagram's and rutracker's redirections in the shipped file have this shape.
+    const source = ".*u=([^&]*)";
+    assert.equal(anchorLeadingDotStar(source), "^(?:.*u=([^&]*))");
+    assert.equal(anchorLeadingDotStar(".*a|b"), ".*a|b", "a top-level | keeps its meaning");
+    assert.equal(anchorLeadingDotStar("^https?:\\/\\/x"), "^https?:\\/\\/x");
+    const plain = new RegExp(source, "i");
+    const anchored = new RegExp(anchorLeadingDotStar(source), "i");
+    let found = 0;
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom("u", "=", "&", "a", "U", "%"), maxLength: 40 }),
+        (text) => {
+          const a = plain.exec(text);
+          const b = anchored.exec(text);
+          assert.deepEqual(b === null ? null : [...b], a === null ? null : [...a]);
+          if (a !== null) found++;
+        },
+      ),
+      { seed: 14, numRuns: 500 },
+    );
+    assert.ok(found > 50, `the match branch was reached ${found} times`);
+    // Through the pack: a wrapped link still unwraps; text with a line terminator is left alone.
+    const pack = compileClearUrls({
+      providers: { ig: { urlPattern: HOST("ig.test"), redirections: [source] } },
+    });
+    assert.equal(pack.clean("https://ig.test/l?x=1&u=https%3A%2F%2Fa.test%2F").href, "https://a.test/");
+    assert.equal(pack.clean("https://ig.test/l?u=https%3A%2F%2Fa.test%2F\n").kind, "untouched");
   });
 
   it("a URL object changed between two scans is evaluated again", () => {

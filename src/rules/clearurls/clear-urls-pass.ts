@@ -115,7 +115,11 @@ export function runClearUrls(
   let acted = -1;
   for (const position of candidates) {
     const provider = providers[position] as ClearUrlsProvider;
-    if (!providerMatches(provider, current)) continue;
+    // A provider that only cleans acts when it matches and its cleaning changes the URL. Both are
+    // pure, so the cleaning is tried first: most URLs give it nothing to remove, and then the
+    // urlPattern and exceptions (48 regexes for globalRules, tried on every URL) never run.
+    const cleansOnly = provider.redirections.length === 0 && !provider.complete;
+    if (!cleansOnly && !providerMatches(provider, current)) continue;
     const target = provider.redirections.length > 0 ? findRedirect(provider, current) : undefined;
     if (target !== undefined) return { href: decodeTarget(target), acted: position, kind: "redirected" };
     if (provider.complete) return { href: current, acted: position, kind: "blocked" };
@@ -123,6 +127,7 @@ export function runClearUrls(
     for (const raw of provider.rawRules) next = next.replace(raw, "");
     if (provider.params !== undefined && (next.includes("?") || next.includes("#")))
       next = removeParams(next, provider.params);
+    if (next !== current && cleansOnly && !providerMatches(provider, current)) continue;
     if (next !== current) {
       if (acted === -1) acted = position;
       current = next;

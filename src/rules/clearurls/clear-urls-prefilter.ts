@@ -26,7 +26,7 @@ function keyOf(literal: string): Key {
 }
 
 // A `|` outside every group makes the whole pattern an alternation: its head proves nothing.
-function hasTopLevelBar(source: string): boolean {
+export function hasTopLevelBar(source: string): boolean {
   let depth = 0;
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
@@ -70,10 +70,17 @@ export function patternKeys(source: string): readonly Key[] | undefined {
   return [keyOf(text)];
 }
 
+// Adds `more` to `list` (created on first use), without duplicates: candidate lists are short.
+function add(list: number[] | undefined, more: readonly number[]): number[] {
+  const out = list ?? [];
+  for (const i of more) if (!out.includes(i)) out.push(i);
+  return out;
+}
+
 /** The candidates lookup: which providers can match a URL, in data order. */
 export interface ClearUrlsPrefilter {
-  /** Provider indexes whose urlPattern may match `href`, ascending; a superset of the true set. */
-  candidates(href: string): number[];
+  /** Provider indexes whose urlPattern may match `href`, ascending; a superset of the true set. Read-only (it may be shared). */
+  candidates(href: string): readonly number[];
   /** How many providers are keyed by host and how many are tested on every URL. */
   readonly keyed: number;
   readonly always: readonly number[];
@@ -119,11 +126,13 @@ export function createPrefilter(providers: readonly ClearUrlsProvider[]): ClearU
     }
   });
   const lengths = [...new Set([...prefix.keys()].map((k) => k.length))].sort((a, b) => a - b);
+  const alwaysList = Object.freeze([...always]) as number[];
   return {
     keyed,
     always: Object.freeze([...always]),
     candidates(href) {
-      const out = new Set<number>(always);
+      // Most URLs hit no key: they get the shared `always` list, with nothing allocated.
+      let hits: number[] | undefined;
       const scheme = href.indexOf("://");
       if (scheme !== -1) {
         let end = scheme + 3;
@@ -131,15 +140,16 @@ export function createPrefilter(providers: readonly ClearUrlsProvider[]): ClearU
         const run = href.slice(scheme + 3, end).toLowerCase();
         for (const label of run.split(".")) {
           const hit = exact.get(label);
-          if (hit !== undefined) for (const i of hit) out.add(i);
+          if (hit !== undefined) hits = add(hits, hit);
           for (const length of lengths) {
             if (length > label.length) break;
             const p = prefix.get(label.slice(0, length));
-            if (p !== undefined) for (const i of p) out.add(i);
+            if (p !== undefined) hits = add(hits, p);
           }
         }
       }
-      return [...out].sort((a, b) => a - b);
+      if (hits === undefined) return alwaysList;
+      return add(hits, always).sort((a, b) => a - b);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { RuleError } from "../../errors/rule-error.js";
 import type { DomainRule } from "../domain-rule.js";
+import { RULE_GROUP, type RuleGroup } from "../rule-group.js";
 import { type ClearUrlsOutcome, runClearUrls } from "./clear-urls-pass.js";
 import { createPrefilter } from "./clear-urls-prefilter.js";
 import { type ClearUrlsProvider, compileProvider } from "./clear-urls-provider.js";
@@ -21,8 +22,8 @@ export interface ClearUrlsOptions {
   allowReferralMarketing?: boolean;
   /**
    * The pack leaves a longer URL alone: ClearURLs regexes come from a replaceable file, and this
-   * bounds what any of them can cost (measured: the slowest provider over hostile 8,192-character
-   * URLs, docs/clearurls.md).
+   * bounds what any of them can cost (measured over hostile 8,192-character URLs: the slowest
+   * provider's regexes cost under one normalize() of the same URL, docs/clearurls.md).
    * @default 8192
    */
   maxUrlLength?: number;
@@ -115,8 +116,10 @@ export function compileClearUrls(data: unknown, options: ClearUrlsOptions = {}):
   }
   const prefilter = createPrefilter(providers);
 
+  // Text with a line terminator is no serialized URL, and the providers' regexes are compiled
+  // for text without one (anchorLeadingDotStar): left alone.
   const evaluate = (href: string): ClearUrlsOutcome =>
-    href.length > maxUrlLength
+    href.length > maxUrlLength || /[\n\r\u2028\u2029]/.test(href)
       ? { href, acted: -1, kind: "untouched" }
       : runClearUrls(href, providers, prefilter.candidates(href));
 
@@ -141,9 +144,23 @@ export function compileClearUrls(data: unknown, options: ClearUrlsOptions = {}):
     return memo.outcome;
   };
 
+  // The lookup asks the group once per URL instead of each of the pack's rules in turn; the
+  // answer is the one the rules' own match() calls give.
+  const group: RuleGroup = {
+    first(url: URL): number {
+      if (url === lastOutput) return lastClaimed;
+      memo.url = url;
+      memo.href = url.href;
+      memo.outcome = evaluate(memo.href);
+      memo.asked = providers.length;
+      return memo.outcome.acted;
+    },
+  };
+
   const rules: DomainRule[] = providers.map((provider, position) => {
     const name = `clearurls:${provider.name}`;
     return Object.freeze({
+      [RULE_GROUP]: Object.freeze({ group, offset: position }),
       name,
       match(url: URL): boolean {
         if (url === lastOutput) return lastClaimed === position;

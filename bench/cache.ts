@@ -1,0 +1,207 @@
+// The hit path of each cache backend against its bare store holding the same payloads: a bare
+// lru-cache get, a bare better-sqlite3 prepared select and a bare node-redis GET. What a backend
+// adds on top of its store (key bound, format check, validation, freezing, the timeout and
+// reconnect guard) is the ratio. Every contender is awaited one operation at a time, as the client
+// awaits a cache: the bare synchronous stores pay the same await as the backends.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import Database from "better-sqlite3";
+import { LRUCache } from "lru-cache";
+import { createClient as createRedisClient } from "redis";
+import type { Cache, CacheEntry } from "../src/cache/cache.js";
+import { encodeEntry } from "../src/cache/entry-codec.js";
+import { memoryCache } from "../src/cache/memory-cache.js";
+import { redisCache } from "../src/cache/redis-cache.js";
+import { sqliteCache } from "../src/cache/sqlite-cache.js";
+import { createCacheKeyer } from "../src/resolve/cache-key.js";
+import { createClient } from "../src/resolve/client.js";
+import { resolveClientOptions } from "../src/resolve/client-options.js";
+import type { ClientOptions, Resolution } from "../src/resolve/types.js";
+import { fromRoot } from "../tests/helpers/paths.js";
+
+/** One contender: performs one hit for a key and returns what it read (kept alive by the caller). */
+interface AsyncCase {
+  name: string;
+  get(key: string): Promise<unknown>;
+}
+
+/** Median ns per operation of each case. */
+export type CacheBenchMedians = Map<string, number>;
+
+/** What {@link benchCache} measured. */
+export interface CacheBenchResult {
+  keys: number;
+  rounds: number;
+  payloadChars: number;
+  medians: CacheBenchMedians;
+}
+
+/** A realistic ~1.3 KB resolution: a shortener hop, a redirect, a canonical link, a site's headers. */
+function resolution(n: number): Resolution {
+  const url = `https://www.example.test/articles/${n}/a-canonical-slug`;
+  return {
+    url,
+    original: `http://bit.test/x${n}?utm_source=news`,
+    source: "canonical-link",
+    chain: [
+      { url: `http://bit.test/x${n}?utm_source=news`, via: "initial", method: "HEAD", status: 301 },
+      { url: `https://www.example.test/articles/${n}?amp=1`, via: "redirect", method: "GET", status: 200 },
+      { url, via: "canonical-link", method: "GET", status: 200 },
+    ],
+    status: 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "public, max-age=3600",
+      date: "Fri, 04 Dec 2026 12:00:00 GMT",
+      etag: '"5f2c-1a2b3c4d5e6f"',
+      server: "nginx",
+      vary: "Accept-Encoding",
+    },
+    ruleApplied: null,
+    paramsStripped: ["utm_source"],
+    verified: true,
+    durationMs: 183.25,
+    cached: false,
+    stale: false,
+  };
+}
+
+async function measure(cases: AsyncCase[], keys: string[], rounds: number): Promise<CacheBenchMedians> {
+  const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+  let sink = 0;
+  const warmup = 2;
+  for (let round = 0; round < warmup + rounds; round++) {
+    // Rotating order: drift on a noisy machine spreads over every case.
+    for (let k = 0; k < cases.length; k++) {
+      const c = cases[(round + k) % cases.length] as AsyncCase;
+      const start = process.hrtime.bigint();
+      for (const key of keys) if ((await c.get(key)) !== undefined) sink++;
+      const ns = Number(process.hrtime.bigint() - start) / keys.length;
+      if (round >= warmup) samples.get(c.name)?.push(ns);
+    }
+  }
+  if (sink !== (warmup + rounds) * cases.length * keys.length) {
+    throw new Error(`cache bench: ${sink} hits, some lookups missed`);
+  }
+  const medians: CacheBenchMedians = new Map();
+  for (const [name, xs] of samples) {
+    xs.sort((a, b) => a - b);
+    medians.set(name, xs[Math.floor(xs.length / 2)] ?? Number.NaN);
+  }
+  return medians;
+}
+
+type Services = typeof import("../scripts/test-services.mjs");
+
+/**
+ * Fills each backend and each bare store with the same `keys` entries, then measures hits on all
+ * of them, interleaved, `rounds` times; a redis-server of its own on a free loopback port.
+ *
+ * @example
+ * ```ts
+ * const { medians } = await benchCache();
+ * medians.get("sqliteCache get") / medians.get("bare better-sqlite3 select + JSON.parse");
+ * ```
+ */
+export async function benchCache(
+  keyCount = Number(process.env.BENCH_CACHE_KEYS ?? 2_000),
+  rounds = Number(process.env.BENCH_ROUNDS ?? 15),
+): Promise<CacheBenchResult> {
+  const services = (await import(pathToFileURL(fromRoot("scripts", "test-services.mjs")).href)) as Services;
+  const binary = services.ensureRedisServer();
+  if (binary.error !== undefined) throw new Error(binary.error);
+  const server = await services.startRedisServer({ path: binary.path });
+  const dir = mkdtempSync(join(tmpdir(), "canonurl-bench-cache-"));
+  const now = Date.now();
+  const entries: [string, CacheEntry][] = Array.from({ length: keyCount }, (_, i) => [
+    `v1|https://bit.test/x${i}`,
+    { outcome: { ok: true, result: resolution(i) }, storedAt: now, freshUntil: now + 3_600_000 },
+  ]);
+  const keys = entries.map(([k]) => k);
+  // The bare stores hold exactly the text the backends store.
+  const texts = entries.map(([k, e]) => [k, encodeEntry(e)] as const);
+
+  // Room for both key sets: the backend keys and the client keys below.
+  const memory = memoryCache({ maxEntries: keyCount * 2 });
+  const sqlite = sqliteCache(join(dir, "backend.sqlite"));
+  const redis = redisCache(server.url, { prefix: "bench:" });
+  const backends: Cache[] = [memory, sqlite, redis];
+  for (const cache of backends) for (const [k, e] of entries) await cache.set(k, e);
+
+  // A bare lru-cache holding the decoded objects (what memoryCache holds).
+  const lru = new LRUCache<string, object>({ max: keyCount });
+  for (const [k, t] of texts) lru.set(k, JSON.parse(t) as object);
+
+  const db = new Database(join(dir, "bare.sqlite"));
+  db.pragma("journal_mode = WAL");
+  db.exec("CREATE TABLE t (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)");
+  const insert = db.prepare("INSERT INTO t (key, value) VALUES (?, ?)");
+  db.transaction(() => {
+    for (const [k, t] of texts) insert.run(k, t);
+  })();
+  const select = db.prepare<[string], string>("SELECT value FROM t WHERE key = ?").pluck();
+
+  const raw = createRedisClient({ url: server.url });
+  raw.on("error", () => {});
+  await raw.connect();
+  for (const [k, t] of texts) await raw.set(`bare:${k}`, t);
+
+  // The whole hit path of a client: key (parse, normalize), lookup, freshness, a caller's own copy.
+  // Entries are put under the client's keys; a miss would dial a port nobody listens on and fail.
+  const clientOptions: ClientOptions = {
+    resolver: async () => ["127.0.0.1"],
+    allowedNetworks: ["127.0.0.1/32"],
+    allowedPorts: [9],
+  };
+  const keyer = createCacheKeyer(resolveClientOptions(clientOptions));
+  const urls = new Map(keys.map((k, i) => [k, `http://bit.test/x${i}`]));
+  for (const [k, e] of entries) {
+    const clientKey = keyer.keyOf(urls.get(k) as string) as string;
+    for (const cache of backends) await cache.set(clientKey, e);
+  }
+  const clients = backends.map((cache) => createClient({ ...clientOptions, cache }));
+  const hit = (i: number) => async (k: string) => {
+    const r = await (clients[i] as ReturnType<typeof createClient>).resolve(urls.get(k) as string);
+    if (!r.cached) throw new Error("cache bench: a client lookup missed");
+    return r;
+  };
+
+  const cases: AsyncCase[] = [
+    { name: "memoryCache client.resolve (hit)", get: hit(0) },
+    { name: "sqliteCache client.resolve (hit)", get: hit(1) },
+    { name: "redisCache client.resolve (hit)", get: hit(2) },
+    { name: "memoryCache get", get: (k) => memory.get(k) },
+    { name: "bare lru-cache get", get: async (k) => lru.get(k) },
+    { name: "sqliteCache get", get: (k) => sqlite.get(k) },
+    { name: "bare better-sqlite3 select", get: async (k) => select.get(k) },
+    {
+      name: "bare better-sqlite3 select + JSON.parse",
+      get: async (k) => {
+        const t = select.get(k);
+        return t === undefined ? undefined : JSON.parse(t);
+      },
+    },
+    { name: "redisCache get", get: (k) => redis.get(k) },
+    { name: "bare node-redis GET", get: async (k) => (await raw.get(`bare:${k}`)) ?? undefined },
+    {
+      name: "bare node-redis GET + JSON.parse",
+      get: async (k) => {
+        const t = await raw.get(`bare:${k}`);
+        return t === null ? undefined : JSON.parse(t);
+      },
+    },
+  ];
+  try {
+    const medians = await measure(cases, keys, rounds);
+    return { keys: keyCount, rounds, payloadChars: texts[0]?.[1].length ?? 0, medians };
+  } finally {
+    for (const client of clients) await client.close();
+    for (const cache of backends) await cache.close();
+    db.close();
+    raw.destroy();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
