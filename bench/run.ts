@@ -10,6 +10,7 @@ import { benchCli } from "./cli.js";
 import { benchColdStart, reportColdStart } from "./cold-start.js";
 import { generateCorpus } from "./corpus.js";
 import { benchDedupe } from "./dedupe.js";
+import { benchFleet } from "./fleet.js";
 import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
@@ -181,6 +182,24 @@ function cliGroup(): void {
   );
 }
 
+async function fleetGroup(): Promise<void> {
+  const r = await benchFleet();
+  console.log(
+    `\n## fleet (${r.urls} URLs over 16 hosts, each response held 20 ms, ${r.concurrency} in flight in all, one redis-server)`,
+  );
+  for (const rate of r.rates)
+    console.log(`${rate.label}: ${rate.urlsPerSecond.toFixed(0)} URLs/s (${rate.seconds.toFixed(2)} s)`);
+  const one = r.rates[1]?.urlsPerSecond ?? Number.NaN;
+  const two = r.rates[2]?.urlsPerSecond ?? Number.NaN;
+  const single = r.rates[0]?.urlsPerSecond ?? Number.NaN;
+  console.log(
+    `2 workers are ${(two / one).toFixed(2)}× one worker; one worker is ${(one / single).toFixed(2)}× the single process`,
+  );
+  console.log(
+    `fleet overhead per URL (one worker against the single process, wall time): ${r.overheadUs.toFixed(0)} µs`,
+  );
+}
+
 // The resolver group runs first, on a heap the 50,000-URL corpora of the other groups have not
 // grown yet: their garbage is not the resolver's cost (measured: 0.93-0.96x the peer when it ran
 // after them, 0.99x when it ran alone).
@@ -198,6 +217,7 @@ const groups: [string, () => void | Promise<void>][] = [
   ["head-scan", headScanGroup],
   ["cli", cliGroup],
   ["archive", () => benchArchive(corpus(), rounds)],
+  ["fleet", fleetGroup],
 ];
 
 const only = process.env.BENCH_GROUP?.split(",").filter((g) => g !== "");

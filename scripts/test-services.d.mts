@@ -9,4 +9,8 @@ export function ensureRedisServer(options?: {
   log?: (line: string) => void;
 }): { path: string; error?: undefined } | { path?: undefined; error: string };
 export function freePort(): Promise<number>;
-export function startRedisServer(options?: { path?: string; port?: number }): Promise<RedisServer>;
+export function startRedisServer(options?: {
+  path?: string;
+  port?: number;
+  dir?: string;
+}): Promise<RedisServer>;

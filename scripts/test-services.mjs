@@ -81,15 +81,17 @@ function waitForPong(port, timeoutMs) {
 
 /**
  * Starts a redis-server of our own on 127.0.0.1 (a given port, else a free one), persistence off.
+ * With `dir`, it works in that directory (the caller's, kept on stop) and loads the dump.rdb a
+ * `SAVE` left there: a test restarts Redis with its data this way.
  * Returns `{ url, port, pid, stop() }`; `stop()` ends it and waits for its exit. Retries on a fresh
  * port when another process took the free one between our probe and redis binding it.
  */
-export async function startRedisServer({ path, port: wanted } = {}) {
+export async function startRedisServer({ path, port: wanted, dir: kept } = {}) {
   const binary = path ?? ensureRedisServer().path;
   if (binary === undefined) throw new Error(ensureRedisServer().error);
   for (let attempt = 0; ; attempt++) {
     const port = wanted ?? (await freePort());
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-redis-"));
+    const dir = kept ?? mkdtempSync(join(tmpdir(), "canonurl-redis-"));
     const child = spawn(
       binary,
       ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
@@ -111,7 +113,7 @@ export async function startRedisServer({ path, port: wanted } = {}) {
     } catch (error) {
       child.kill("SIGKILL");
       await exited;
-      rmSync(dir, { recursive: true, force: true });
+      if (kept === undefined) rmSync(dir, { recursive: true, force: true });
       if (wanted === undefined && attempt < 3 && /already in use/i.test(output)) continue;
       throw error;
     }
@@ -129,7 +131,7 @@ export async function startRedisServer({ path, port: wanted } = {}) {
             await exited;
             clearTimeout(timer);
           }
-          rmSync(dir, { recursive: true, force: true });
+          if (kept === undefined) rmSync(dir, { recursive: true, force: true });
         })();
         return stopped;
       },

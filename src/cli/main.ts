@@ -46,6 +46,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
     if (first === "explain") return await runExplain(rest, io);
     // Loaded only for `serve`: Hono and the playground are no part of an offline run's start-up.
     if (first === "serve") return await (await import("./serve-command.js")).runServe(rest, io);
+    // Loaded only for `fleet`: BullMQ is no part of any other command's start-up.
+    if (first === "fleet") return await (await import("./fleet-command.js")).runFleet(rest, io);
     return await runCanonicalize(argv, io);
   } catch (error) {
     if (isRuleError(error)) {

@@ -27,13 +27,18 @@ async function services(): Promise<Services> {
 
 /**
  * A redis-server of the test's own, on a free loopback port (or `port`, to restart one where it
- * was), persistence off. Stop it in an `after`/`finally`.
+ * was), persistence off; in `dir` (kept) it loads what a `SAVE` there left. Stop it in an
+ * `after`/`finally`.
  */
-export async function startRedisServer(port?: number): Promise<RedisServer> {
+export async function startRedisServer(port?: number, dir?: string): Promise<RedisServer> {
   const s = await services();
   const binary = s.ensureRedisServer();
   if (binary.error !== undefined) throw new Error(binary.error);
-  return s.startRedisServer(port === undefined ? { path: binary.path } : { path: binary.path, port });
+  return s.startRedisServer({
+    path: binary.path,
+    ...(port === undefined ? {} : { port }),
+    ...(dir === undefined ? {} : { dir }),
+  });
 }
 
 /** A loopback port nothing listens on right now. */

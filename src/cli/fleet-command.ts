@@ -1,0 +1,190 @@
+import { createReadStream } from "node:fs";
+import { parseArgs } from "node:util";
+import type { ClientOptions } from "../resolve/types.js";
+import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
+import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "./network-flags.js";
+import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
+import { readInputs } from "./read-lines.js";
+import { errorJson, failureLine, overlongInput } from "./report-failure.js";
+
+const COMMON = {
+  redis: { type: "string" },
+  queue: { type: "string" },
+} as const;
+
+function integer(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got '${value}'`);
+  }
+  return n;
+}
+
+function redisFlag(value: string | undefined): string {
+  if (value === undefined || !/^rediss?:\/\//.test(value)) {
+    throw new UsageError("fleet needs --redis redis://HOST:PORT[/DB]");
+  }
+  return value;
+}
+
+async function loadFleet() {
+  return (await import("../fleet/fleet.js")).createFleet;
+}
+
+/**
+ * `canonurl fleet submit|work|results`: the command line of `canonurl/fleet`.
+ * `submit` prints the job name; `work` runs until SIGINT/SIGTERM (then finishes its chunks);
+ * `results` prints one line per input in input order (`--follow` waits for the rest), with the
+ * same plain and `--json` shapes as network mode.
+ *
+ * @example
+ * ```ts
+ * await runFleet(["submit", "--redis", "redis://127.0.0.1:6379", "urls.txt"], io);
+ * ```
+ */
+export async function runFleet(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const [sub, ...args] = argv;
+  if (sub === "submit") return submit(args, io);
+  if (sub === "work") return work(args, io);
+  if (sub === "results") return results(args, io);
+  throw new UsageError("fleet needs a subcommand: submit, work or results");
+}
+
+async function submit(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: { ...COMMON, job: { type: "string" }, "chunk-size": { type: "string" } },
+  });
+  if (positionals.length > 1) throw new UsageError("fleet submit takes one FILE (or - for stdin)");
+  const file = positionals[0];
+  const source = file === undefined || file === "-" ? io.stdin : createReadStream(file);
+  const chunkSize = integer(values["chunk-size"], "chunk-size", 1, 10_000);
+  const fleet = (await loadFleet())({ redis: redisFlag(values.redis), queue: values.queue });
+  try {
+    async function* lines(): AsyncGenerator<string> {
+      for await (const line of readInputs([], source))
+        yield typeof line === "string" ? line : overlongInput(line);
+    }
+    const init: { job?: string; chunkSize?: number } = {};
+    if (values.job !== undefined) init.job = values.job;
+    if (chunkSize !== undefined) init.chunkSize = chunkSize;
+    const { job } = await fleet.submit(lines(), init).catch((error: unknown) => {
+      if (error instanceof TypeError) throw new UsageError(error.message);
+      throw error;
+    });
+    await writeOut(io.stdout, `${job}\n`);
+    return 0;
+  } finally {
+    await fleet.close();
+  }
+}
+
+async function work(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      ...COMMON,
+      ...NETWORK_FLAGS,
+      ...NETWORK_POLICY_FLAGS,
+      "host-concurrency": { type: "string" },
+      "stalled-interval": { type: "string" },
+    },
+  });
+  const { options, concurrency } = networkOptionsFromFlags(values);
+  const client: ClientOptions = { ...options, ...networkPolicyFromFlags(values) };
+  const hostLimit = integer(values["host-concurrency"], "host-concurrency", 1, 10_000);
+  const stalledIntervalMs = integer(values["stalled-interval"], "stalled-interval", 100, 3_600_000);
+  let fleet: ReturnType<Awaited<ReturnType<typeof loadFleet>>>;
+  try {
+    fleet = (await loadFleet())({
+      redis: redisFlag(values.redis),
+      queue: values.queue,
+      client,
+      ...(hostLimit === undefined ? {} : { hostLimit }),
+      ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }),
+    });
+  } catch (error) {
+    if (error instanceof TypeError) throw new UsageError(error.message);
+    throw error;
+  }
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    await writeOut(io.stderr, `canonurl fleet: working (pid ${process.pid})\n`);
+    await fleet.work({ concurrency, signal: stop.signal });
+    return 0;
+  } finally {
+    process.removeListener("SIGINT", onSignal);
+    process.removeListener("SIGTERM", onSignal);
+    await fleet.close();
+  }
+}
+
+async function results(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { ...COMMON, job: { type: "string" }, json: { type: "boolean" }, follow: { type: "boolean" } },
+  });
+  if (values.job === undefined) throw new UsageError("fleet results needs --job NAME");
+  const fleet = (await loadFleet())({ redis: redisFlag(values.redis), queue: values.queue });
+  let failed = false;
+  let count = 0;
+  try {
+    const outcomes = fleet.results(values.job, { follow: values.follow === true });
+    const iterator = outcomes[Symbol.asyncIterator]();
+    for (;;) {
+      let step: IteratorResult<import("../resolve/types.js").Outcome>;
+      try {
+        step = await iterator.next();
+      } catch (error) {
+        if (error instanceof TypeError) throw new UsageError(error.message);
+        throw error;
+      }
+      if (step.done === true) break;
+      const o = step.value;
+      count++;
+      if (o.ok) {
+        const { url, source, chain, ruleApplied, paramsStripped, verified, cached } = o.result;
+        const line = {
+          index: o.index,
+          input: o.input,
+          ok: true,
+          url,
+          source,
+          chain,
+          ruleApplied,
+          paramsStripped,
+          verified,
+          cached,
+        };
+        await writeOut(io.stdout, values.json === true ? `${JSON.stringify(line)}\n` : `${url}\n`);
+      } else {
+        failed = true;
+        if (values.json === true) {
+          await writeOut(
+            io.stdout,
+            `${JSON.stringify({ index: o.index, input: o.input, ok: false, error: errorJson(o.error) })}\n`,
+          );
+        } else {
+          await writeOut(io.stderr, failureLine(o.index, o.input, o.error));
+          await writeOut(io.stdout, "\n");
+        }
+      }
+    }
+    const progress = await fleet.progress(values.job);
+    if (count < progress.total || progress.total === 0) {
+      await writeOut(
+        io.stderr,
+        `canonurl fleet: ${count} of ${progress.total} inputs done so far (--follow waits for the rest)\n`,
+      );
+      return 1;
+    }
+    return failed ? 1 : 0;
+  } finally {
+    await fleet.close();
+  }
+}

@@ -1,0 +1,329 @@
+import { createNodeRedisClient, type Job, Queue, Worker } from "bullmq";
+import { createClient as createRedisClient } from "redis";
+import { redisCache } from "../cache/redis-cache.js";
+import type { Client } from "../resolve/client.js";
+import { createClient, createPinnedTransport } from "../resolve/lazy-client.js";
+import type { Outcome } from "../resolve/types.js";
+import { checkJobName, type FleetOptions, type FleetSettings, fleetSettings } from "./fleet-options.js";
+import { limitHosts } from "./host-limit.js";
+import { hostPrefix, jobKeys } from "./keys.js";
+import { decodeOutcome, encodeError, encodeOutcome, type StoredOutcome } from "./outcome-codec.js";
+
+/** A fleet: submit inputs, run workers, read results; see `createFleet`. */
+export interface Fleet {
+  submit(
+    urls: Iterable<string> | AsyncIterable<string>,
+    init?: { job?: string; chunkSize?: number },
+  ): Promise<{ job: string; count: number }>;
+  work(init?: { concurrency?: number; signal?: AbortSignal }): Promise<void>;
+  results(job: string, init?: { follow?: boolean; signal?: AbortSignal }): AsyncIterable<Outcome>;
+  progress(job: string): Promise<{ total: number; done: number; failed: number }>;
+  close(): Promise<void>;
+}
+
+/** What one BullMQ job carries: a chunk of inputs and where it starts in the whole input. */
+interface ChunkData {
+  job: string;
+  chunk: number;
+  start: number;
+  urls: string[];
+}
+
+type Redis = ReturnType<typeof createRedisClient>;
+
+const MAX_CHUNK_SIZE = 10_000;
+// Chunks one worker runs at once: two, so the next chunk starts while a slow input holds the tail
+// of the other.
+const CHUNKS_PER_WORKER = 2;
+
+function newJobName(): string {
+  return `job-${new Date().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+async function resolveChunk(
+  client: Client,
+  data: ChunkData,
+  concurrency: number,
+  isolate: boolean,
+): Promise<StoredOutcome[]> {
+  const out: StoredOutcome[] = new Array(data.urls.length);
+  if (!isolate) {
+    for await (const outcome of client.resolveMany(data.urls, { concurrency })) {
+      out[outcome.index] = encodeOutcome({ ...outcome, index: data.start + outcome.index });
+    }
+    return out;
+  }
+  // A retried chunk crashed as a whole: each input now runs alone, so whatever crashed it fails
+  // only its own input, with its error, and the rest of the chunk still succeeds.
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < data.urls.length) {
+      const i = next++;
+      const input = data.urls[i] as string;
+      const index = data.start + i;
+      try {
+        out[i] = { index, input, ok: true, result: await client.resolve(input) };
+      } catch (error) {
+        out[i] = { index, input, ok: false, error: encodeError(error) };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, data.urls.length) }, lane));
+  return out;
+}
+
+/**
+ * A fleet of canonurl workers on BullMQ and one Redis: `submit` cuts the input into chunks (BullMQ
+ * jobs that keep their input index), `work` runs a BullMQ worker resolving chunks with one canonurl
+ * client, `results` yields every input's Outcome once, in input order, as chunks complete.
+ *
+ * @example
+ * ```ts
+ * const fleet = createFleet({ redis: "redis://127.0.0.1:6379" });
+ * const { job } = await fleet.submit(["https://example.com/a", "https://example.com/b"]);
+ * for await (const outcome of fleet.results(job)) console.log(outcome.index, outcome.ok);
+ * await fleet.close();
+ * ```
+ */
+export function createFleet(options: FleetOptions): Fleet {
+  const settings: FleetSettings = fleetSettings(options);
+  let redis: Promise<Redis> | undefined;
+  let redisTrouble = 0;
+  let queue: Queue | undefined;
+  const closers: (() => Promise<void>)[] = [];
+
+  function commands(): Promise<Redis> {
+    redis ??= (async () => {
+      const client = createRedisClient({ url: settings.redis });
+      // A lost connection reconnects by itself; the error event only must not crash the process.
+      // Each loss is counted: a chunk that ran across one may hold failures that were the fleet's.
+      client.on("error", () => redisTrouble++);
+      client.on("reconnecting", () => redisTrouble++);
+      await client.connect();
+      closers.push(async () => {
+        await client.close();
+      });
+      return client;
+    })();
+    return redis;
+  }
+
+  // BullMQ never closes a client it was handed: each one is closed here, after its user.
+  const raws: Redis[] = [];
+  function connection() {
+    const raw = createRedisClient({ url: settings.redis });
+    raw.on("error", () => {});
+    raws.push(raw);
+    return createNodeRedisClient(raw);
+  }
+
+  function getQueue(): Queue {
+    if (queue === undefined) {
+      const q = new Queue(settings.queue, { connection: connection() });
+      q.on("error", () => {});
+      queue = q;
+      closers.push(() => q.close());
+    }
+    return queue;
+  }
+
+  async function storeChunk(data: ChunkData, outcomes: StoredOutcome[]): Promise<void> {
+    const r = await commands();
+    const keys = jobKeys(settings.queue, data.job);
+    const failed = outcomes.filter((o) => !o.ok).length;
+    const ttl = settings.resultTtlSeconds;
+    // SET and HSET overwrite: a chunk run twice (a worker died after storing, before BullMQ heard
+    // it finished) leaves one copy of each outcome, never two.
+    await r
+      .multi()
+      .set(keys.chunk(data.chunk), JSON.stringify(outcomes), { EX: ttl })
+      .hSet(keys.counts, String(data.chunk), `${outcomes.length},${failed}`)
+      .expire(keys.counts, ttl)
+      .exec();
+  }
+
+  return {
+    async submit(urls, init = {}) {
+      const job = checkJobName(init.job ?? newJobName());
+      const chunkSize = init.chunkSize ?? 100;
+      if (!Number.isSafeInteger(chunkSize) || chunkSize < 1 || chunkSize > MAX_CHUNK_SIZE) {
+        throw new TypeError(`fleet.submit: chunkSize must be an integer from 1 to ${MAX_CHUNK_SIZE}`);
+      }
+      const r = await commands();
+      const q = getQueue();
+      const keys = jobKeys(settings.queue, job);
+      const ttl = settings.resultTtlSeconds;
+      if ((await r.exists(keys.meta)) === 1) throw new TypeError(`fleet.submit: job '${job}' exists`);
+      await r.multi().hSet(keys.meta, { chunkSize, submitted: 0 }).expire(keys.meta, ttl).exec();
+      let count = 0;
+      let chunk = 0;
+      let buffer: string[] = [];
+      const flush = async (): Promise<void> => {
+        const data: ChunkData = { job, chunk, start: count - buffer.length, urls: buffer };
+        await q.add(job, data, {
+          jobId: `${job}__${chunk}`,
+          attempts: settings.attempts,
+          backoff: { type: "exponential", delay: 1_000 },
+          removeOnComplete: true,
+          removeOnFail: { age: ttl },
+        });
+        await r.hSet(keys.meta, "submitted", count);
+        chunk++;
+        buffer = [];
+      };
+      // Streamed: one chunk is held at a time, however long the input.
+      for await (const url of urls as AsyncIterable<string>) {
+        buffer.push(String(url));
+        count++;
+        if (buffer.length === chunkSize) await flush();
+      }
+      if (buffer.length > 0) await flush();
+      await r.hSet(keys.meta, { total: count, chunks: chunk });
+      return { job, count };
+    },
+
+    async work(init = {}) {
+      const concurrency = init.concurrency ?? 8;
+      if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 1000) {
+        throw new TypeError("fleet.work: concurrency must be an integer from 1 to 1000");
+      }
+      const r = await commands();
+      const clientOptions = settings.client;
+      const inner =
+        clientOptions.transport ??
+        createPinnedTransport(clientOptions.ca === undefined ? {} : { ca: clientOptions.ca });
+      const transport = limitHosts(inner, r, {
+        limit: settings.hostLimit,
+        prefix: hostPrefix(settings.queue),
+        leaseMs: (clientOptions.totalTimeoutMs ?? 30_000) + 5_000,
+        maxPauseMs: 60_000,
+      });
+      const cache =
+        clientOptions.cache ??
+        redisCache(settings.redis, { prefix: `canonurl:fleet:${settings.queue}:cache:` });
+      const client = createClient({ ...clientOptions, transport, cache });
+      const perChunk = Math.max(1, Math.ceil(concurrency / CHUNKS_PER_WORKER));
+      const worker = new Worker<ChunkData>(
+        settings.queue,
+        async (job: Job<ChunkData>) => {
+          const failuresBefore = transport.redisFailures + redisTrouble;
+          const outcomes = await resolveChunk(client, job.data, perChunk, job.attemptsMade > 0);
+          // Redis failed under this chunk: an input that timed out waiting for its host slot
+          // failed because of the fleet, not itself. The chunk runs again (BullMQ attempts).
+          if (transport.redisFailures + redisTrouble !== failuresBefore) {
+            throw new Error("Redis was unavailable while the chunk ran; it runs again");
+          }
+          await storeChunk(job.data, outcomes);
+        },
+        {
+          connection: connection(),
+          concurrency: CHUNKS_PER_WORKER,
+          stalledInterval: settings.stalledIntervalMs,
+          lockDuration: settings.stalledIntervalMs,
+          maxStalledCount: 3,
+        },
+      );
+      worker.on("error", () => {});
+      // A chunk out of attempts still gets its outcomes, every input failing with the reason, so
+      // `results` never waits for an input forever.
+      worker.on("failed", (job, error) => {
+        if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+        const { start, urls } = job.data;
+        const stored: StoredOutcome[] = urls.map((input, i) => ({
+          index: start + i,
+          input,
+          ok: false,
+          error: { ...encodeError(error), code: "internal" },
+        }));
+        storeChunk(job.data, stored).catch(() => {});
+      });
+      try {
+        await new Promise<void>((resolve) => {
+          if (init.signal?.aborted) return resolve();
+          init.signal?.addEventListener("abort", () => resolve(), { once: true });
+        });
+      } finally {
+        await worker.close();
+        worker.disconnect().catch(() => {});
+        await client.close();
+        await transport.close?.();
+        if (clientOptions.cache === undefined) await cache.close();
+      }
+    },
+
+    async *results(job, init = {}) {
+      checkJobName(job);
+      const follow = init.follow ?? true;
+      const r = await commands();
+      const keys = jobKeys(settings.queue, job);
+      const meta = await r.hGetAll(keys.meta);
+      if (meta.chunkSize === undefined)
+        throw new TypeError(`fleet.results: no job '${job}' (or its results expired)`);
+      const chunkSize = Number(meta.chunkSize);
+      let next = 0;
+      let wait = 50;
+      for (;;) {
+        const total = await r.hGet(keys.meta, "total");
+        if (total != null && next * chunkSize >= Number(total)) return;
+        const batch = Array.from({ length: 16 }, (_, i) => keys.chunk(next + i));
+        const texts = await r.mGet(batch);
+        let got = 0;
+        for (const text of texts) {
+          if (text == null) break;
+          for (const stored of JSON.parse(text) as StoredOutcome[]) yield decodeOutcome(stored);
+          next++;
+          got++;
+        }
+        if (got > 0) {
+          wait = 50;
+          continue;
+        }
+        if (!follow || init.signal?.aborted) return;
+        await sleep(wait, init.signal);
+        wait = Math.min(wait * 2, 1000);
+      }
+    },
+
+    async progress(job) {
+      checkJobName(job);
+      const r = await commands();
+      const keys = jobKeys(settings.queue, job);
+      const [meta, counts] = await Promise.all([r.hGetAll(keys.meta), r.hGetAll(keys.counts)]);
+      let done = 0;
+      let failed = 0;
+      for (const value of Object.values(counts)) {
+        const [size, bad] = value.split(",");
+        done += Number(size);
+        failed += Number(bad);
+      }
+      return { total: Number(meta.total ?? meta.submitted ?? 0), done, failed };
+    },
+
+    async close() {
+      for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+      for (const raw of raws.splice(0)) {
+        try {
+          raw.destroy();
+        } catch {
+          // already closed by its user
+        }
+      }
+      redis = undefined;
+      queue = undefined;
+    },
+  };
+}

@@ -1,0 +1,4 @@
+// The `canonurl/fleet` entry: BullMQ and its Redis client load only through here, never from
+// `canonurl` or `canonurl/core`.
+export { createFleet, type Fleet } from "./fleet.js";
+export type { FleetOptions } from "./fleet-options.js";

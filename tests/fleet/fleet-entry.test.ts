@@ -1,0 +1,20 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { loadedPackages } from "../package/loaded-modules.js";
+
+describe("canonurl/fleet is the only door to BullMQ", () => {
+  it("canonurl and a resolve load no bullmq; canonurl/fleet does", { timeout: 30_000 }, async () => {
+    const loaded = await loadedPackages(`
+const m = await import("canonurl");
+const client = m.createClient();
+await client.resolve("ftp://blocked.test/").catch(() => {});
+await client.close();
+checkpoint("canonurl");
+const f = await import("canonurl/fleet");
+if (typeof f.createFleet !== "function") throw new Error("createFleet");
+checkpoint("fleet");
+`);
+    assert.ok(!loaded.canonurl?.includes("bullmq"), `canonurl loaded: ${loaded.canonurl}`);
+    assert.ok(loaded.fleet?.includes("bullmq"), `canonurl/fleet loaded: ${loaded.fleet}`);
+  });
+});

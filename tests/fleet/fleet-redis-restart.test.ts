@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { createClient as createRedisClient } from "redis";
+import { createFleet } from "../../src/fleet/index.js";
+import { createClient } from "../../src/resolve/lazy-client.js";
+import type { ClientOptions, Outcome } from "../../src/resolve/types.js";
+import { startRedisServer } from "../helpers/redis-server.js";
+import { essence, fleetInputs, type Origin, startOrigin } from "./origins.js";
+
+describe("fleet: Redis restarted mid-run", () => {
+  let origin: Origin;
+  let client: ClientOptions;
+  before(async () => {
+    origin = await startOrigin();
+    client = {
+      resolver: async (host) => (host.endsWith(".test") ? ["127.0.0.1"] : []),
+      allowedNetworks: ["127.0.0.1/32"],
+      allowedPorts: [origin.server.port],
+      // Generous: on a loaded machine a slow answer must not pass for a fleet fault.
+      totalTimeoutMs: 20_000,
+    };
+  });
+  after(() => origin.server.close());
+
+  it("workers and the reader reconnect; every input once, equal to one resolveMany", {
+    timeout: 90_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "canonurl-fleet-redis-"));
+    let server = await startRedisServer(undefined, dir);
+    const { port, url } = server;
+    const inputs = fleetInputs(1_500, origin.server.port, 3);
+    const options = { redis: url, client, stalledIntervalMs: 1_000 };
+    const fleet = createFleet(options);
+    const workers = [createFleet(options), createFleet(options)];
+    const stop = new AbortController();
+    const running = workers.map((w) => w.work({ concurrency: 8, signal: stop.signal }));
+    let restarted = false;
+    try {
+      const { job } = await fleet.submit(inputs, { chunkSize: 25 });
+      const got: Outcome[] = [];
+      for await (const o of fleet.results(job)) {
+        got.push(o);
+        if (got.length === 300 && !restarted) {
+          // Persist what Redis holds now, stop it, and start it again on its port and data: work
+          // done in between is lost with it and must be done again.
+          const admin = createRedisClient({ url });
+          await admin.connect();
+          await admin.sendCommand(["SAVE"]);
+          await admin.close();
+          await server.stop();
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          server = await startRedisServer(port, dir);
+          restarted = true;
+        }
+      }
+      assert.ok(restarted, "Redis was restarted mid-run");
+      assert.deepEqual(
+        got.map((o) => o.index),
+        inputs.map((_, i) => i),
+      );
+      const single = createClient(client);
+      const expected: Outcome[] = [];
+      for await (const o of single.resolveMany(inputs, { concurrency: 8 })) expected.push(o);
+      await single.close();
+      expected.sort((a, b) => a.index - b.index);
+      assert.deepEqual(got.map(essence), expected.map(essence));
+    } finally {
+      stop.abort();
+      await Promise.all(running);
+      await Promise.all(workers.map((w) => w.close()));
+      await fleet.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
