@@ -29,12 +29,22 @@ export interface CacheHarness {
 const execFileAsync = promisify(execFile);
 const childScript = join(dirname(fileURLToPath(import.meta.url)), "cache-child.js");
 
-/** Runs cache-child.js with a spec; returns the JSON it printed. */
-export async function runChild(spec: object, uid?: number): Promise<unknown> {
-  const { stdout } = await execFileAsync(process.execPath, [childScript, JSON.stringify(spec)], {
-    timeout: 30_000,
-    ...(uid === undefined ? {} : { uid, gid: uid }),
-  });
+/**
+ * Runs cache-child.js with a spec; returns the JSON it printed. `honourFileModes` makes a root
+ * test process run the child as root without CAP_DAC_OVERRIDE (util-linux `setpriv`), so file modes
+ * bind it. Switching to another user instead would need that user to reach the Node binary and the
+ * checkout, which a CI layout under /root (Node 22/24 from ~/.cache) does not grant.
+ */
+export async function runChild(spec: object, honourFileModes = false): Promise<unknown> {
+  const args = [childScript, JSON.stringify(spec)];
+  const asRoot = honourFileModes && process.getuid?.() === 0;
+  const { stdout } = asRoot
+    ? await execFileAsync(
+        "setpriv",
+        ["--bounding-set", "-dac_override,-dac_read_search", "--", process.execPath, ...args],
+        { timeout: 30_000 },
+      )
+    : await execFileAsync(process.execPath, args, { timeout: 30_000 });
   return JSON.parse(stdout);
 }
 
