@@ -1,3 +1,4 @@
+import { splitQueryFragment } from "./split-query-fragment.js";
 // The parts an archive key is made of, read the way the Internet Archive's key maker reads a URL
 // (surt's handyurl.parse over Python's urlsplit): every scheme, no validation, nothing re-encoded.
 
@@ -63,19 +64,7 @@ export function parseArchiveUrl(raw: string): ArchiveUrl | undefined {
   }
   const colon = url.indexOf(":");
   const scheme = url.slice(0, colon).toLowerCase();
-  let rest = url.slice(colon + 1);
-  let fragment: string | null = null;
-  const hash = rest.indexOf("#");
-  if (hash !== -1) {
-    fragment = rest.slice(hash + 1);
-    rest = rest.slice(0, hash);
-  }
-  let query: string | null = null;
-  const question = rest.indexOf("?");
-  if (question !== -1) {
-    query = rest.slice(question + 1);
-    rest = rest.slice(0, question);
-  }
+  const { before: rest, query, fragment } = splitQueryFragment(url.slice(colon + 1));
   let netloc: string | null = null;
   let path = rest;
   if (rest.startsWith("//")) {

@@ -1,5 +1,6 @@
 import { isIpHost } from "./ipv4-host.js";
 import { reverseHost, ssurtHost } from "./reverse-host.js";
+import { splitQueryFragment } from "./split-query-fragment.js";
 
 interface RawParts {
   scheme: string;
@@ -26,19 +27,7 @@ function splitRaw(url: string): RawParts | undefined {
   const text = trimJunk(url);
   const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(text);
   if (scheme === null) return undefined;
-  let rest = text.slice(scheme[0].length);
-  let fragment: string | null = null;
-  const hash = rest.indexOf("#");
-  if (hash !== -1) {
-    fragment = rest.slice(hash + 1);
-    rest = rest.slice(0, hash);
-  }
-  let query: string | null = null;
-  const question = rest.indexOf("?");
-  if (question !== -1) {
-    query = rest.slice(question + 1);
-    rest = rest.slice(0, question);
-  }
+  const { before: rest, query, fragment } = splitQueryFragment(text.slice(scheme[0].length));
   const slash = rest.indexOf("/");
   const authority = slash === -1 ? rest : rest.slice(0, slash);
   const path = slash === -1 ? "" : rest.slice(slash);
