@@ -4,8 +4,9 @@ import type { ClientOptions } from "../resolve/types.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
 import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "./network-flags.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
+import { outcomeOutput } from "./outcome-output.js";
 import { readInputs } from "./read-lines.js";
-import { errorJson, failureLine, overlongInput } from "./report-failure.js";
+import { overlongInput } from "./report-failure.js";
 
 const COMMON = {
   redis: { type: "string" },
@@ -145,35 +146,11 @@ async function results(args: readonly string[], io: CliIo): Promise<ExitCode> {
         throw error;
       }
       if (step.done === true) break;
-      const o = step.value;
       count++;
-      if (o.ok) {
-        const { url, source, chain, ruleApplied, paramsStripped, verified, cached } = o.result;
-        const line = {
-          index: o.index,
-          input: o.input,
-          ok: true,
-          url,
-          source,
-          chain,
-          ruleApplied,
-          paramsStripped,
-          verified,
-          cached,
-        };
-        await writeOut(io.stdout, values.json === true ? `${JSON.stringify(line)}\n` : `${url}\n`);
-      } else {
-        failed = true;
-        if (values.json === true) {
-          await writeOut(
-            io.stdout,
-            `${JSON.stringify({ index: o.index, input: o.input, ok: false, error: errorJson(o.error) })}\n`,
-          );
-        } else {
-          await writeOut(io.stderr, failureLine(o.index, o.input, o.error));
-          await writeOut(io.stdout, "\n");
-        }
-      }
+      const line = outcomeOutput(step.value.index, step.value, values.json === true);
+      if (line.failed) failed = true;
+      if (line.stderr !== undefined) await writeOut(io.stderr, line.stderr);
+      await writeOut(io.stdout, line.stdout);
     }
     const progress = await fleet.progress(values.job);
     if (count < progress.total || progress.total === 0) {

@@ -5,8 +5,9 @@ import { isBlankLine } from "./blank-line.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
 import type { InputLine, OverlongLine } from "./line-splitter.js";
 import { blankJson } from "./offline-batch.js";
+import { failedOutput, type LineOutput, outcomeOutput } from "./outcome-output.js";
 import { NO_PROGRESS, type ProgressSink } from "./progress.js";
-import { errorJson, failureLine, overlongError, overlongInput } from "./report-failure.js";
+import { overlongError, overlongInput } from "./report-failure.js";
 
 /**
  * The `node:util` `parseArgs` options of network mode, to spread into a command's option table.
@@ -74,45 +75,15 @@ function formatLine(
   base: number,
   json: boolean,
   overlong: OverlongLine | undefined,
-): { stdout: string; stderr?: string; failed: boolean } {
+): LineOutput {
   const index = base + outcome.index;
   // A blank line fails fast in resolveMany (no network) and an over-long one went in as "", only
   // to keep their index; what they print is decided here, the same way as offline.
-  if (overlong !== undefined) {
-    const input = overlongInput(overlong);
-    const error = overlongError(overlong);
-    if (json)
-      return {
-        stdout: `${JSON.stringify({ index, input, ok: false, error: errorJson(error) })}\n`,
-        failed: true,
-      };
-    return { stdout: "\n", stderr: failureLine(index, input, error), failed: true };
-  }
-  const { input } = outcome;
-  if (isBlankLine(input)) return { stdout: json ? blankJson(index, input) : "\n", failed: false };
-  if (outcome.ok) {
-    const { url, source, chain, ruleApplied, paramsStripped, verified, cached } = outcome.result;
-    if (!json) return { stdout: `${url}\n`, failed: false };
-    const line = {
-      index,
-      input,
-      ok: true,
-      url,
-      source,
-      chain,
-      ruleApplied,
-      paramsStripped,
-      verified,
-      cached,
-    };
-    return { stdout: `${JSON.stringify(line)}\n`, failed: false };
-  }
-  if (json)
-    return {
-      stdout: `${JSON.stringify({ index, input, ok: false, error: errorJson(outcome.error) })}\n`,
-      failed: true,
-    };
-  return { stdout: "\n", stderr: failureLine(index, input, outcome.error), failed: true };
+  if (overlong !== undefined)
+    return failedOutput(index, overlongInput(overlong), overlongError(overlong), json);
+  if (isBlankLine(outcome.input))
+    return { stdout: json ? blankJson(index, outcome.input) : "\n", failed: false };
+  return outcomeOutput(index, outcome, json);
 }
 
 /** The signals that stop a run, and the exit status each gives (128 + its number). */
