@@ -176,7 +176,7 @@ export function createCachedResolver(
   const looking = new Map<string, number>();
 
   function failed(op: string, error: unknown): void {
-    bypassUntil = Date.now() + CACHE_BYPASS_MS;
+    bypassUntil = performance.now() + CACHE_BYPASS_MS;
     if (failing) return;
     failing = true;
     try {
@@ -188,9 +188,13 @@ export function createCachedResolver(
     }
   }
 
-  /** Settles with the operation's value, or `fallback` when it rejects or outlasts the bound. */
-  function bounded<T>(op: string, run: () => Promise<T>, fallback: T): Promise<T> {
-    if (Date.now() < bypassUntil) return Promise.resolve(fallback);
+  /**
+   * Settles with the operation's value, or `fallback` when it rejects or outlasts the bound.
+   * `now` is performance.now() at the call, when the caller has read it already (a hit reads the
+   * clock once for its duration, the bypass and the bound).
+   */
+  function bounded<T>(op: string, run: () => Promise<T>, fallback: T, now = performance.now()): Promise<T> {
+    if (now < bypassUntil) return Promise.resolve(fallback);
     let pending: Promise<T>;
     try {
       pending = run();
@@ -214,6 +218,7 @@ export function createCachedResolver(
         failed(op, new Error(`no answer within ${CACHE_OP_TIMEOUT_MS} ms`));
         return fallback;
       },
+      now,
     );
   }
 
@@ -267,7 +272,7 @@ export function createCachedResolver(
 
   function lookupAndResolve(key: string, input: string, shared: SharedWork): Promise<Value> {
     const started = performance.now();
-    return bounded("get", () => cache.get(key), undefined).then((found) =>
+    return bounded("get", () => cache.get(key), undefined, started).then((found) =>
       decide(usable(found, key), key, input, shared, started),
     );
   }
@@ -347,12 +352,11 @@ export function createCachedResolver(
       });
   }
 
-  /** Ends the count of a lookup of `key` (see `looking`) and passes on what it found. */
-  function lookedUp(key: string, found: CacheEntry | undefined): CacheEntry | undefined {
+  /** Ends the count of a lookup of `key` (see `looking`). */
+  function lookedUp(key: string): void {
     const left = (looking.get(key) ?? 1) - 1;
     if (left === 0) looking.delete(key);
     else looking.set(key, left);
-    return found;
   }
 
   /**
@@ -372,7 +376,8 @@ export function createCachedResolver(
       });
       void lookup.then((found) => {
         unfollow();
-        resolve(lookedUp(key, found));
+        lookedUp(key);
+        resolve(found);
       });
     });
   }
@@ -407,12 +412,11 @@ export function createCachedResolver(
       const seen = generation;
       // Counted while it runs, so that a batch treats a duplicate arriving meanwhile as joining.
       looking.set(key, (looking.get(key) ?? 0) + 1);
-      const lookup = bounded("get", () => cache.get(key), undefined);
-      const looked =
-        signal === undefined
-          ? lookup.then((found) => lookedUp(key, found))
-          : abortable(key, lookup, signal, input);
-      return looked.then((found) => {
+      const lookup = bounded("get", () => cache.get(key), undefined, started);
+      // `lookup` never rejects (bounded), so the count always ends.
+      return (signal === undefined ? lookup : abortable(key, lookup, signal, input)).then((found) => {
+        // abortable() ends the count itself: it settles early when the caller aborts.
+        if (signal === undefined) lookedUp(key);
         const entry = usable(found, key);
         if (entry !== undefined && Date.now() < entry.freshUntil) {
           if (!entry.outcome.ok) throw errorFromStored(entry.outcome.error, input);

@@ -8,9 +8,10 @@
 export interface OpTimer {
   /**
    * Settles as `pending` does, or with `late()` when `pending` has not settled `timeoutMs` after
-   * this call (its own later result is then dropped).
+   * this call (its own later result is then dropped). `now`: performance.now() at the call, when
+   * the caller has just read it.
    */
-  bound<T>(pending: Promise<T>, late: () => T): Promise<T>;
+  bound<T>(pending: Promise<T>, late: () => T, now?: number): Promise<T>;
   /** Operations bounded and not settled yet. */
   readonly size: number;
 }
@@ -55,10 +56,10 @@ export function createOpTimer(timeoutMs: number): OpTimer {
   }
 
   return {
-    bound<T>(pending: Promise<T>, late: () => T): Promise<T> {
+    bound<T>(pending: Promise<T>, late: () => T, now = performance.now()): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         const id = next++;
-        const due = performance.now() + timeoutMs;
+        const due = now + timeoutMs;
         waiting.set(id, {
           due,
           late: () => {
