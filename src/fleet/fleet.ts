@@ -35,6 +35,12 @@ const MAX_CHUNK_SIZE = 10_000;
 // Chunks one worker runs at once: two, so the next chunk starts while a slow input holds the tail
 // of the other.
 const CHUNKS_PER_WORKER = 2;
+// Deaths of a worker process with one input in flight alone before that input fails alone.
+const POISON_CRASHES = 2;
+// BullMQ fails a job that stalled more often than this without any event a worker sees, which
+// would leave its inputs without outcomes: each death after the first blames one input, so a
+// chunk dies at most 1 + POISON_CRASHES × its size times before every input has an outcome.
+const MAX_STALLS = 1 + POISON_CRASHES * MAX_CHUNK_SIZE;
 
 function newJobName(): string {
   return `job-${new Date().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
@@ -54,35 +60,77 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-async function resolveChunk(
+async function resolveChunk(client: Client, data: ChunkData, concurrency: number): Promise<StoredOutcome[]> {
+  const out: StoredOutcome[] = new Array(data.urls.length);
+  for await (const outcome of client.resolveMany(data.urls, { concurrency })) {
+    out[outcome.index] = encodeOutcome({ ...outcome, index: data.start + outcome.index });
+  }
+  return out;
+}
+
+/**
+ * Runs a chunk that crashed before (its processor threw, or its worker process died: BullMQ saw it
+ * stall) one input at a time, each caught alone, with its progress in Redis (`keys.partial`): each
+ * finished input's outcome, and which input is in flight. A worker that dies now dies with exactly
+ * one input in flight; the next run keeps the finished outcomes, counts a crash against that input,
+ * and once an input has been in flight alone at POISON_CRASHES deaths it fails alone with code
+ * `internal` instead of being tried again. So a poison input is tried at most 1 + POISON_CRASHES
+ * times, and the rest of its chunk gets its normal outcomes.
+ */
+async function resolveAlone(
   client: Client,
+  r: Redis,
+  key: string,
+  ttl: number,
   data: ChunkData,
-  concurrency: number,
-  isolate: boolean,
+  trouble: () => number,
 ): Promise<StoredOutcome[]> {
   const out: StoredOutcome[] = new Array(data.urls.length);
-  if (!isolate) {
-    for await (const outcome of client.resolveMany(data.urls, { concurrency })) {
-      out[outcome.index] = encodeOutcome({ ...outcome, index: data.start + outcome.index });
-    }
-    return out;
+  const crashes = new Map<number, number>();
+  // Progress is a help, not a must: with Redis away the chunk simply starts over.
+  const saved: Record<string, string> = await r.hGetAll(key).catch(() => ({}));
+  for (const [field, value] of Object.entries(saved)) {
+    if (field.startsWith("crash:")) crashes.set(Number(field.slice(6)), Number(value));
+    else if (/^\d+$/.test(field) && Number(field) < out.length) out[Number(field)] = JSON.parse(value);
   }
-  // A retried chunk crashed as a whole: each input now runs alone, so whatever crashed it fails
-  // only its own input, with its error, and the rest of the chunk still succeeds.
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < data.urls.length) {
-      const i = next++;
-      const input = data.urls[i] as string;
-      const index = data.start + i;
-      try {
-        out[i] = { index, input, ok: true, result: await client.resolve(input) };
-      } catch (error) {
-        out[i] = { index, input, ok: false, error: encodeError(error) };
-      }
+  const died = saved.run === undefined ? -1 : Number(saved.run);
+  if (died >= 0 && died < out.length && out[died] === undefined) {
+    const n = (crashes.get(died) ?? 0) + 1;
+    crashes.set(died, n);
+    await r
+      .multi()
+      .hSet(key, `crash:${died}`, String(n))
+      .hDel(key, "run")
+      .exec()
+      .catch(() => {});
+  }
+  for (let i = 0; i < out.length; i++) {
+    if (out[i] !== undefined) continue;
+    const input = data.urls[i] as string;
+    const index = data.start + i;
+    const deaths = crashes.get(i) ?? 0;
+    if (deaths >= POISON_CRASHES) {
+      const message = `the worker process died ${deaths} times while resolving this input alone; it is not tried again`;
+      out[i] = { index, input, ok: false, error: { code: "internal", name: "Error", message } };
+      continue;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, data.urls.length) }, lane));
+    await r
+      .multi()
+      .hSet(key, "run", String(i))
+      .expire(key, ttl)
+      .exec()
+      .catch(() => {});
+    const before = trouble();
+    let outcome: StoredOutcome;
+    try {
+      outcome = { index, input, ok: true, result: await client.resolve(input) };
+    } catch (error) {
+      outcome = { index, input, ok: false, error: encodeError(error) };
+    }
+    out[i] = outcome;
+    // An outcome reached while Redis failed may be the fleet's failure: it is not kept for a rerun.
+    if (trouble() === before) await r.hSet(key, String(i), JSON.stringify(outcome)).catch(() => {});
+  }
   return out;
 }
 
@@ -153,6 +201,7 @@ export function createFleet(options: FleetOptions): Fleet {
       .set(keys.chunk(data.chunk), JSON.stringify(outcomes), { EX: ttl })
       .hSet(keys.counts, String(data.chunk), `${outcomes.length},${failed}`)
       .expire(keys.counts, ttl)
+      .del(keys.partial(data.chunk))
       .exec();
   }
 
@@ -220,11 +269,22 @@ export function createFleet(options: FleetOptions): Fleet {
       const worker = new Worker<ChunkData>(
         settings.queue,
         async (job: Job<ChunkData>) => {
-          const failuresBefore = transport.redisFailures + redisTrouble;
-          const outcomes = await resolveChunk(client, job.data, perChunk, job.attemptsMade > 0);
+          const trouble = (): number => transport.redisFailures + redisTrouble;
+          const failuresBefore = trouble();
+          const crashed = job.attemptsMade > 0 || job.stalledCounter > 0;
+          const outcomes = crashed
+            ? await resolveAlone(
+                client,
+                r,
+                jobKeys(settings.queue, job.data.job).partial(job.data.chunk),
+                settings.resultTtlSeconds,
+                job.data,
+                trouble,
+              )
+            : await resolveChunk(client, job.data, perChunk);
           // Redis failed under this chunk: an input that timed out waiting for its host slot
           // failed because of the fleet, not itself. The chunk runs again (BullMQ attempts).
-          if (transport.redisFailures + redisTrouble !== failuresBefore) {
+          if (trouble() !== failuresBefore) {
             throw new Error("Redis was unavailable while the chunk ran; it runs again");
           }
           await storeChunk(job.data, outcomes);
@@ -234,7 +294,7 @@ export function createFleet(options: FleetOptions): Fleet {
           concurrency: CHUNKS_PER_WORKER,
           stalledInterval: settings.stalledIntervalMs,
           lockDuration: settings.stalledIntervalMs,
-          maxStalledCount: 3,
+          maxStalledCount: MAX_STALLS,
         },
       );
       worker.on("error", () => {});

@@ -16,6 +16,11 @@ export function jobKeys(queue: string, job: string) {
     counts: `${p}counts`,
     /** String: the JSON array of a chunk's stored outcomes. */
     chunk: (n: number) => `${p}chunk:${n}`,
+    /**
+     * Hash of a chunk that runs its inputs one by one (after a crash): input number -> its stored
+     * outcome, `run` -> the input in flight, `crash:N` -> times a worker died with input N in flight.
+     */
+    partial: (n: number) => `${p}partial:${n}`,
   };
 }
 
