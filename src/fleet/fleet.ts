@@ -2,12 +2,13 @@ import { createNodeRedisClient, type Job, Queue, Worker } from "bullmq";
 import { createClient as createRedisClient } from "redis";
 import { redisCache } from "../cache/redis-cache.js";
 import type { Client } from "../resolve/client.js";
+import { toCanonError } from "../resolve/http/to-canon-error.js";
 import { createClient, createPinnedTransport } from "../resolve/lazy-client.js";
 import type { Outcome } from "../resolve/types.js";
 import { checkJobName, type FleetOptions, type FleetSettings, fleetSettings } from "./fleet-options.js";
 import { limitHosts } from "./host-limit.js";
 import { hostPrefix, jobKeys } from "./keys.js";
-import { decodeOutcome, encodeError, encodeOutcome, type StoredOutcome } from "./outcome-codec.js";
+import { decodeOutcome, encodeError, type StoredOutcome } from "./outcome-codec.js";
 
 /** A fleet: submit inputs, run workers, read results; see `createFleet`. */
 export interface Fleet {
@@ -32,9 +33,9 @@ interface ChunkData {
 type Redis = ReturnType<typeof createRedisClient>;
 
 const MAX_CHUNK_SIZE = 10_000;
-// Chunks one worker runs at once: two, so the next chunk starts while a slow input holds the tail
-// of the other.
-const CHUNKS_PER_WORKER = 2;
+// Chunks one worker runs at once, sharing its `concurrency` lanes: more than one, so the lanes stay
+// busy while a slow input holds the tail of a chunk and while a finished chunk is written.
+const CHUNKS_PER_WORKER = 4;
 // Deaths of a worker process with one input in flight alone before that input fails alone.
 const POISON_CRASHES = 2;
 // BullMQ fails a job that stalled more often than this without any event a worker sees, which
@@ -60,12 +61,40 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-async function resolveChunk(client: Client, data: ChunkData, concurrency: number): Promise<StoredOutcome[]> {
-  const out: StoredOutcome[] = new Array(data.urls.length);
-  for await (const outcome of client.resolveMany(data.urls, { concurrency })) {
-    out[outcome.index] = encodeOutcome({ ...outcome, index: data.start + outcome.index });
+/** At most `size` resolutions in flight across every chunk one worker runs, first come first served. */
+function lanes(size: number) {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next !== undefined) next();
+      else free++;
+    }
+  };
+}
+
+// One input's outcome, its error mapped as resolveMany maps it.
+async function resolveInput(client: Client, input: string, index: number): Promise<StoredOutcome> {
+  try {
+    return { index, input, ok: true, result: await client.resolve(input) };
+  } catch (error) {
+    return { index, input, ok: false, error: encodeError(toCanonError(error, input)) };
   }
-  return out;
+}
+
+// The chunks a worker runs at once share its lanes: while one chunk's outcomes are written and the
+// next chunk is fetched, the other chunks keep every lane busy.
+async function resolveChunk(
+  client: Client,
+  data: ChunkData,
+  lane: ReturnType<typeof lanes>,
+): Promise<StoredOutcome[]> {
+  return Promise.all(data.urls.map((input, i) => lane(() => resolveInput(client, input, data.start + i))));
 }
 
 /**
@@ -121,12 +150,7 @@ async function resolveAlone(
       .exec()
       .catch(() => {});
     const before = trouble();
-    let outcome: StoredOutcome;
-    try {
-      outcome = { index, input, ok: true, result: await client.resolve(input) };
-    } catch (error) {
-      outcome = { index, input, ok: false, error: encodeError(error) };
-    }
+    const outcome = await resolveInput(client, input, index);
     out[i] = outcome;
     // An outcome reached while Redis failed may be the fleet's failure: it is not kept for a rerun.
     if (trouble() === before) await r.hSet(key, String(i), JSON.stringify(outcome)).catch(() => {});
@@ -265,7 +289,7 @@ export function createFleet(options: FleetOptions): Fleet {
         clientOptions.cache ??
         redisCache(settings.redis, { prefix: `canonurl:fleet:${settings.queue}:cache:` });
       const client = createClient({ ...clientOptions, transport, cache });
-      const perChunk = Math.max(1, Math.ceil(concurrency / CHUNKS_PER_WORKER));
+      const lane = lanes(concurrency);
       const worker = new Worker<ChunkData>(
         settings.queue,
         async (job: Job<ChunkData>) => {
@@ -281,7 +305,7 @@ export function createFleet(options: FleetOptions): Fleet {
                 job.data,
                 trouble,
               )
-            : await resolveChunk(client, job.data, perChunk);
+            : await resolveChunk(client, job.data, lane);
           // Redis failed under this chunk: an input that timed out waiting for its host slot
           // failed because of the fleet, not itself. The chunk runs again (BullMQ attempts).
           if (trouble() !== failuresBefore) {
@@ -335,7 +359,7 @@ export function createFleet(options: FleetOptions): Fleet {
         throw new TypeError(`fleet.results: no job '${job}' (or its results expired)`);
       const chunkSize = Number(meta.chunkSize);
       let next = 0;
-      let wait = 50;
+      let wait = 10;
       for (;;) {
         const total = await r.hGet(keys.meta, "total");
         if (total != null && next * chunkSize >= Number(total)) return;
@@ -349,12 +373,14 @@ export function createFleet(options: FleetOptions): Fleet {
           got++;
         }
         if (got > 0) {
-          wait = 50;
+          wait = 10;
           continue;
         }
         if (!follow || init.signal?.aborted) return;
         await sleep(wait, init.signal);
-        wait = Math.min(wait * 2, 1000);
+        // Short waits: a reader that slept a second after a late chunk would add that second to
+        // the run; an MGET a few times a second costs Redis nothing.
+        wait = Math.min(wait * 2, 200);
       }
     },
 
