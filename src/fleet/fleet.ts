@@ -5,6 +5,7 @@ import type { Client } from "../resolve/client.js";
 import { toCanonError } from "../resolve/http/to-canon-error.js";
 import { createClient, createPinnedTransport } from "../resolve/lazy-client.js";
 import type { Outcome } from "../resolve/types.js";
+import { checkUrlLength } from "../url/max-url-length.js";
 import { checkJobName, type FleetOptions, type FleetSettings, fleetSettings } from "./fleet-options.js";
 import { limitHosts } from "./host-limit.js";
 import { hostPrefix, jobKeys } from "./keys.js";
@@ -28,19 +29,50 @@ interface ChunkData {
   chunk: number;
   start: number;
   urls: string[];
+  /** Inputs that failed at submit (too long to store): their number in the chunk -> the error. */
+  failed?: Record<number, StoredError>;
+}
+
+type StoredError = { code: string; name: string; message: string };
+
+/**
+ * An input that failed before it was submitted, with what its outcome shows as its input: the
+ * CLI's over-long line, which is never held whole. Internal to the CLI; `submit` takes it
+ * alongside strings.
+ */
+export class FailedInput {
+  constructor(
+    readonly input: string,
+    readonly error: unknown,
+  ) {}
+}
+
+// An input longer than any URL the resolver accepts is not stored whole (one job, one Redis value
+// per chunk): its outcome shows its first characters and fails as the resolver would fail it.
+function tooLong(url: string): FailedInput | undefined {
+  try {
+    checkUrlLength(url, "the input", url);
+    return undefined;
+  } catch (error) {
+    return new FailedInput(`${url.slice(0, 64)}…`, error);
+  }
 }
 
 type Redis = ReturnType<typeof createRedisClient>;
 
 const MAX_CHUNK_SIZE = 10_000;
+// A chunk is cut early when its inputs reach this many characters, so no job or stored chunk grows
+// past a few MB whatever the inputs (at most 10,000 × 64 Ki otherwise).
+export const MAX_CHUNK_CHARS = 4 * 1024 * 1024;
 // Chunks one worker runs at once, sharing its `concurrency` lanes: more than one, so the lanes stay
 // busy while a slow input holds the tail of a chunk and while a finished chunk is written.
 const CHUNKS_PER_WORKER = 4;
-// Deaths of a worker process with one input in flight alone before that input fails alone.
+// Suspicions (in flight at a worker's death; the second one alone in its process) before an
+// input fails alone.
 const POISON_CRASHES = 2;
 // BullMQ fails a job that stalled more often than this without any event a worker sees, which
-// would leave its inputs without outcomes: each death after the first blames one input, so a
-// chunk dies at most 1 + POISON_CRASHES × its size times before every input has an outcome.
+// would leave its inputs without outcomes: each death of a rerun chunk adds a suspicion to the
+// inputs it had in flight, so a chunk dies about 1 + POISON_CRASHES × its size times at most.
 const MAX_STALLS = 1 + POISON_CRASHES * MAX_CHUNK_SIZE;
 
 function newJobName(): string {
@@ -61,19 +93,31 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** At most `size` resolutions in flight across every chunk one worker runs, first come first served. */
+/**
+ * At most `size` resolutions in flight across every chunk one worker runs, first come first
+ * served. `alone` takes every lane: nothing else of this process is in flight meanwhile.
+ */
 function lanes(size: number) {
   let free = size;
-  const waiting: (() => void)[] = [];
-  return async <T>(work: () => Promise<T>): Promise<T> => {
-    if (free > 0) free--;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
+  const waiting: { need: number; go: () => void }[] = [];
+  const wake = (): void => {
+    for (;;) {
+      const head = waiting[0];
+      if (head === undefined || head.need > free) return;
+      waiting.shift();
+      free -= head.need;
+      head.go();
+    }
+  };
+  return async <T>(work: () => Promise<T>, alone = false): Promise<T> => {
+    const need = alone ? size : 1;
+    if (waiting.length === 0 && free >= need) free -= need;
+    else await new Promise<void>((go) => waiting.push({ need, go }));
     try {
       return await work();
     } finally {
-      const next = waiting.shift();
-      if (next !== undefined) next();
-      else free++;
+      free += need;
+      wake();
     }
   };
 }
@@ -94,58 +138,64 @@ async function resolveChunk(
   data: ChunkData,
   lane: ReturnType<typeof lanes>,
 ): Promise<StoredOutcome[]> {
-  return Promise.all(data.urls.map((input, i) => lane(() => resolveInput(client, input, data.start + i))));
+  return Promise.all(
+    data.urls.map((input, i) => {
+      const failed = data.failed?.[i];
+      if (failed !== undefined) return { index: data.start + i, input, ok: false, error: failed };
+      return lane(() => resolveInput(client, input, data.start + i));
+    }),
+  );
 }
 
 /**
  * Runs a chunk that crashed before (its processor threw, or its worker process died: BullMQ saw it
- * stall) one input at a time, each caught alone, with its progress in Redis (`keys.partial`): each
- * finished input's outcome, and which input is in flight. A worker that dies now dies with exactly
- * one input in flight; the next run keeps the finished outcomes, counts a crash against that input,
- * and once an input has been in flight alone at POISON_CRASHES deaths it fails alone with code
- * `internal` instead of being tried again. So a poison input is tried at most 1 + POISON_CRASHES
- * times, and the rest of its chunk gets its normal outcomes.
+ * stall) with its progress in Redis (`keys.partial`): each input is marked in flight before it
+ * starts and its outcome kept when it ends. A run finds the inputs its predecessor left marked:
+ * they were in flight when a worker died, and each gets one suspicion more. A suspect runs alone
+ * (every lane of its worker, nothing else of that process in flight), so a worker dying then died
+ * of it: at POISON_CRASHES suspicions it fails alone with code `internal` and is not tried again.
+ * A poison input therefore runs at most POISON_CRASHES + 1 times (in its chunk, among the
+ * chunk's rerun, alone), and every other input of its chunk gets its normal outcome.
  */
-async function resolveAlone(
+async function resolveTracked(
   client: Client,
   r: Redis,
   key: string,
   ttl: number,
   data: ChunkData,
+  lane: ReturnType<typeof lanes>,
   trouble: () => number,
 ): Promise<StoredOutcome[]> {
   const out: StoredOutcome[] = new Array(data.urls.length);
-  const crashes = new Map<number, number>();
+  const suspicions = new Map<number, number>();
   // Progress is a help, not a must: with Redis away the chunk simply starts over.
   const saved: Record<string, string> = await r.hGetAll(key).catch(() => ({}));
+  const died: number[] = [];
   for (const [field, value] of Object.entries(saved)) {
-    if (field.startsWith("crash:")) crashes.set(Number(field.slice(6)), Number(value));
-    else if (/^\d+$/.test(field) && Number(field) < out.length) out[Number(field)] = JSON.parse(value);
+    const [kind, n] = field.split(":");
+    const i = Number(n);
+    if (!Number.isSafeInteger(i) || i < 0 || i >= out.length) continue;
+    if (kind === "done") out[i] = JSON.parse(value);
+    else if (kind === "crash") suspicions.set(i, (suspicions.get(i) ?? 0) + Number(value));
+    else if (kind === "run") died.push(i);
   }
-  const died = saved.run === undefined ? -1 : Number(saved.run);
-  if (died >= 0 && died < out.length && out[died] === undefined) {
-    const n = (crashes.get(died) ?? 0) + 1;
-    crashes.set(died, n);
-    await r
-      .multi()
-      .hSet(key, `crash:${died}`, String(n))
-      .hDel(key, "run")
-      .exec()
-      .catch(() => {});
+  if (died.length > 0) {
+    const update = r.multi();
+    for (const i of died) {
+      if (out[i] !== undefined) continue;
+      const n = (suspicions.get(i) ?? 0) + 1;
+      suspicions.set(i, n);
+      update.hSet(key, `crash:${i}`, String(n));
+    }
+    for (const i of died) update.hDel(key, `run:${i}`);
+    await update.exec().catch(() => {});
   }
-  for (let i = 0; i < out.length; i++) {
-    if (out[i] !== undefined) continue;
+  const one = async (i: number): Promise<void> => {
     const input = data.urls[i] as string;
     const index = data.start + i;
-    const deaths = crashes.get(i) ?? 0;
-    if (deaths >= POISON_CRASHES) {
-      const message = `the worker process died ${deaths} times while resolving this input alone; it is not tried again`;
-      out[i] = { index, input, ok: false, error: { code: "internal", name: "Error", message } };
-      continue;
-    }
     await r
       .multi()
-      .hSet(key, "run", String(i))
+      .hSet(key, `run:${i}`, "1")
       .expire(key, ttl)
       .exec()
       .catch(() => {});
@@ -153,8 +203,30 @@ async function resolveAlone(
     const outcome = await resolveInput(client, input, index);
     out[i] = outcome;
     // An outcome reached while Redis failed may be the fleet's failure: it is not kept for a rerun.
-    if (trouble() === before) await r.hSet(key, String(i), JSON.stringify(outcome)).catch(() => {});
+    const done = r.multi();
+    if (trouble() === before) done.hSet(key, `done:${i}`, JSON.stringify(outcome));
+    await done
+      .hDel(key, `run:${i}`)
+      .exec()
+      .catch(() => {});
+  };
+  const suspects: number[] = [];
+  const rest: number[] = [];
+  for (let i = 0; i < out.length; i++) {
+    if (out[i] !== undefined) continue;
+    const input = data.urls[i] as string;
+    const index = data.start + i;
+    const failed = data.failed?.[i];
+    const n = suspicions.get(i) ?? 0;
+    if (failed !== undefined) out[i] = { index, input, ok: false, error: failed };
+    else if (n >= POISON_CRASHES) {
+      const message = `a worker process died ${n} times while resolving this input; it is not tried again`;
+      out[i] = { index, input, ok: false, error: { code: "internal", name: "Error", message } };
+    } else if (n > 0) suspects.push(i);
+    else rest.push(i);
   }
+  for (const i of suspects) await lane(() => one(i), true);
+  await Promise.all(rest.map((i) => lane(() => one(i))));
   return out;
 }
 
@@ -245,8 +317,11 @@ export function createFleet(options: FleetOptions): Fleet {
       let count = 0;
       let chunk = 0;
       let buffer: string[] = [];
+      let chars = 0;
+      let failed: Record<number, StoredError> | undefined;
       const flush = async (): Promise<void> => {
         const data: ChunkData = { job, chunk, start: count - buffer.length, urls: buffer };
+        if (failed !== undefined) data.failed = failed;
         await q.add(job, data, {
           jobId: `${job}__${chunk}`,
           attempts: settings.attempts,
@@ -257,12 +332,22 @@ export function createFleet(options: FleetOptions): Fleet {
         await r.hSet(keys.meta, "submitted", count);
         chunk++;
         buffer = [];
+        chars = 0;
+        failed = undefined;
       };
       // Streamed: one chunk is held at a time, however long the input.
-      for await (const url of urls as AsyncIterable<string>) {
-        buffer.push(String(url));
+      for await (const item of urls as AsyncIterable<string | FailedInput>) {
+        const url = item instanceof FailedInput ? item : String(item);
+        const failure = typeof url === "string" ? tooLong(url) : url;
+        const input = failure === undefined ? (url as string) : failure.input;
+        if (failure !== undefined) {
+          failed ??= {};
+          failed[buffer.length] = encodeError(failure.error);
+        }
+        buffer.push(input);
+        chars += input.length;
         count++;
-        if (buffer.length === chunkSize) await flush();
+        if (buffer.length === chunkSize || chars >= MAX_CHUNK_CHARS) await flush();
       }
       if (buffer.length > 0) await flush();
       await r.hSet(keys.meta, { total: count, chunks: chunk });
@@ -297,12 +382,13 @@ export function createFleet(options: FleetOptions): Fleet {
           const failuresBefore = trouble();
           const crashed = job.attemptsMade > 0 || job.stalledCounter > 0;
           const outcomes = crashed
-            ? await resolveAlone(
+            ? await resolveTracked(
                 client,
                 r,
                 jobKeys(settings.queue, job.data.job).partial(job.data.chunk),
                 settings.resultTtlSeconds,
                 job.data,
+                lane,
                 trouble,
               )
             : await resolveChunk(client, job.data, lane);
@@ -357,12 +443,12 @@ export function createFleet(options: FleetOptions): Fleet {
       const meta = await r.hGetAll(keys.meta);
       if (meta.chunkSize === undefined)
         throw new TypeError(`fleet.results: no job '${job}' (or its results expired)`);
-      const chunkSize = Number(meta.chunkSize);
       let next = 0;
       let wait = 10;
       for (;;) {
-        const total = await r.hGet(keys.meta, "total");
-        if (total != null && next * chunkSize >= Number(total)) return;
+        // Chunks may be cut short (MAX_CHUNK_CHARS): the end is the chunk count, set last.
+        const chunks = await r.hGet(keys.meta, "chunks");
+        if (chunks != null && next >= Number(chunks)) return;
         const batch = Array.from({ length: 16 }, (_, i) => keys.chunk(next + i));
         const texts = await r.mGet(batch);
         let got = 0;
