@@ -1,15 +1,21 @@
 import { createNodeRedisClient, type Job, Queue, Worker } from "bullmq";
 import { createClient as createRedisClient } from "redis";
 import { redisCache } from "../cache/redis-cache.js";
-import type { Client } from "../resolve/client.js";
-import { toCanonError } from "../resolve/http/to-canon-error.js";
 import { createClient, createPinnedTransport } from "../resolve/lazy-client.js";
 import type { Outcome } from "../resolve/types.js";
 import { checkUrlLength } from "../url/max-url-length.js";
 import { checkJobName, type FleetOptions, type FleetSettings, fleetSettings } from "./fleet-options.js";
 import { limitHosts } from "./host-limit.js";
 import { hostPrefix, jobKeys } from "./keys.js";
+import { lanes } from "./lanes.js";
 import { decodeOutcome, encodeError, type StoredOutcome } from "./outcome-codec.js";
+import {
+  type ChunkData,
+  POISON_CRASHES,
+  resolveChunk,
+  resolveTracked,
+  type StoredError,
+} from "./run-chunk.js";
 
 /** A fleet: submit inputs, run workers, read results; see `createFleet`. */
 export interface Fleet {
@@ -23,22 +29,15 @@ export interface Fleet {
   close(): Promise<void>;
 }
 
-/** What one BullMQ job carries: a chunk of inputs and where it starts in the whole input. */
-interface ChunkData {
-  job: string;
-  chunk: number;
-  start: number;
-  urls: string[];
-  /** Inputs that failed at submit (too long to store): their number in the chunk -> the error. */
-  failed?: Record<number, StoredError>;
-}
-
-type StoredError = { code: string; name: string; message: string };
-
 /**
  * An input that failed before it was submitted, with what its outcome shows as its input: the
  * CLI's over-long line, which is never held whole. Internal to the CLI; `submit` takes it
  * alongside strings.
+ *
+ * @example
+ * ```ts
+ * await fleet.submit([url, new FailedInput("https://a.test/aaa…", overlongError(line))] as AsyncIterable<string>);
+ * ```
  */
 export class FailedInput {
   constructor(
@@ -61,15 +60,19 @@ function tooLong(url: string): FailedInput | undefined {
 type Redis = ReturnType<typeof createRedisClient>;
 
 const MAX_CHUNK_SIZE = 10_000;
-// A chunk is cut early when its inputs reach this many characters, so no job or stored chunk grows
-// past a few MB whatever the inputs (at most 10,000 × 64 Ki otherwise).
+/**
+ * A chunk is cut early when its inputs reach this many characters, so no job or stored chunk grows
+ * past a few MB whatever the inputs (at most 10,000 × 64 Ki otherwise).
+ *
+ * @example
+ * ```ts
+ * MAX_CHUNK_CHARS; // 4194304
+ * ```
+ */
 export const MAX_CHUNK_CHARS = 4 * 1024 * 1024;
 // Chunks one worker runs at once, sharing its `concurrency` lanes: more than one, so the lanes stay
 // busy while a slow input holds the tail of a chunk and while a finished chunk is written.
 const CHUNKS_PER_WORKER = 4;
-// Suspicions (in flight at a worker's death; the second one alone in its process) before an
-// input fails alone.
-const POISON_CRASHES = 2;
 // BullMQ fails a job that stalled more often than this without any event a worker sees, which
 // would leave its inputs without outcomes: each death of a rerun chunk adds a suspicion to the
 // inputs it had in flight, so a chunk dies about 1 + POISON_CRASHES × its size times at most.
@@ -91,143 +94,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       { once: true },
     );
   });
-}
-
-/**
- * At most `size` resolutions in flight across every chunk one worker runs, first come first
- * served. `alone` takes every lane: nothing else of this process is in flight meanwhile.
- */
-function lanes(size: number) {
-  let free = size;
-  const waiting: { need: number; go: () => void }[] = [];
-  const wake = (): void => {
-    for (;;) {
-      const head = waiting[0];
-      if (head === undefined || head.need > free) return;
-      waiting.shift();
-      free -= head.need;
-      head.go();
-    }
-  };
-  return async <T>(work: () => Promise<T>, alone = false): Promise<T> => {
-    const need = alone ? size : 1;
-    if (waiting.length === 0 && free >= need) free -= need;
-    else await new Promise<void>((go) => waiting.push({ need, go }));
-    try {
-      return await work();
-    } finally {
-      free += need;
-      wake();
-    }
-  };
-}
-
-// One input's outcome, its error mapped as resolveMany maps it.
-async function resolveInput(client: Client, input: string, index: number): Promise<StoredOutcome> {
-  try {
-    return { index, input, ok: true, result: await client.resolve(input) };
-  } catch (error) {
-    return { index, input, ok: false, error: encodeError(toCanonError(error, input)) };
-  }
-}
-
-// The chunks a worker runs at once share its lanes: while one chunk's outcomes are written and the
-// next chunk is fetched, the other chunks keep every lane busy.
-async function resolveChunk(
-  client: Client,
-  data: ChunkData,
-  lane: ReturnType<typeof lanes>,
-): Promise<StoredOutcome[]> {
-  return Promise.all(
-    data.urls.map((input, i) => {
-      const failed = data.failed?.[i];
-      if (failed !== undefined) return { index: data.start + i, input, ok: false, error: failed };
-      return lane(() => resolveInput(client, input, data.start + i));
-    }),
-  );
-}
-
-/**
- * Runs a chunk that crashed before (its processor threw, or its worker process died: BullMQ saw it
- * stall) with its progress in Redis (`keys.partial`): each input is marked in flight before it
- * starts and its outcome kept when it ends. A run finds the inputs its predecessor left marked:
- * they were in flight when a worker died, and each gets one suspicion more. A suspect runs alone
- * (every lane of its worker, nothing else of that process in flight), so a worker dying then died
- * of it: at POISON_CRASHES suspicions it fails alone with code `internal` and is not tried again.
- * A poison input therefore runs at most POISON_CRASHES + 1 times (in its chunk, among the
- * chunk's rerun, alone), and every other input of its chunk gets its normal outcome.
- */
-async function resolveTracked(
-  client: Client,
-  r: Redis,
-  key: string,
-  ttl: number,
-  data: ChunkData,
-  lane: ReturnType<typeof lanes>,
-  trouble: () => number,
-): Promise<StoredOutcome[]> {
-  const out: StoredOutcome[] = new Array(data.urls.length);
-  const suspicions = new Map<number, number>();
-  // Progress is a help, not a must: with Redis away the chunk simply starts over.
-  const saved: Record<string, string> = await r.hGetAll(key).catch(() => ({}));
-  const died: number[] = [];
-  for (const [field, value] of Object.entries(saved)) {
-    const [kind, n] = field.split(":");
-    const i = Number(n);
-    if (!Number.isSafeInteger(i) || i < 0 || i >= out.length) continue;
-    if (kind === "done") out[i] = JSON.parse(value);
-    else if (kind === "crash") suspicions.set(i, (suspicions.get(i) ?? 0) + Number(value));
-    else if (kind === "run") died.push(i);
-  }
-  if (died.length > 0) {
-    const update = r.multi();
-    for (const i of died) {
-      if (out[i] !== undefined) continue;
-      const n = (suspicions.get(i) ?? 0) + 1;
-      suspicions.set(i, n);
-      update.hSet(key, `crash:${i}`, String(n));
-    }
-    for (const i of died) update.hDel(key, `run:${i}`);
-    await update.exec().catch(() => {});
-  }
-  const one = async (i: number): Promise<void> => {
-    const input = data.urls[i] as string;
-    const index = data.start + i;
-    await r
-      .multi()
-      .hSet(key, `run:${i}`, "1")
-      .expire(key, ttl)
-      .exec()
-      .catch(() => {});
-    const before = trouble();
-    const outcome = await resolveInput(client, input, index);
-    out[i] = outcome;
-    // An outcome reached while Redis failed may be the fleet's failure: it is not kept for a rerun.
-    const done = r.multi();
-    if (trouble() === before) done.hSet(key, `done:${i}`, JSON.stringify(outcome));
-    await done
-      .hDel(key, `run:${i}`)
-      .exec()
-      .catch(() => {});
-  };
-  const suspects: number[] = [];
-  const rest: number[] = [];
-  for (let i = 0; i < out.length; i++) {
-    if (out[i] !== undefined) continue;
-    const input = data.urls[i] as string;
-    const index = data.start + i;
-    const failed = data.failed?.[i];
-    const n = suspicions.get(i) ?? 0;
-    if (failed !== undefined) out[i] = { index, input, ok: false, error: failed };
-    else if (n >= POISON_CRASHES) {
-      const message = `a worker process died ${n} times while resolving this input; it is not tried again`;
-      out[i] = { index, input, ok: false, error: { code: "internal", name: "Error", message } };
-    } else if (n > 0) suspects.push(i);
-    else rest.push(i);
-  }
-  for (const i of suspects) await lane(() => one(i), true);
-  await Promise.all(rest.map((i) => lane(() => one(i))));
-  return out;
 }
 
 /**

@@ -20,7 +20,7 @@ describe("fleet: a poison input that kills its worker process", () => {
   after(() => origin.server.close());
 
   it("fails alone with its error after a bounded number of runs; the rest of its chunk gets its outcomes", {
-    timeout: 90_000,
+    timeout: 180_000,
   }, async () => {
     const port = origin.server.port;
     const queue = `poison${process.pid}`;

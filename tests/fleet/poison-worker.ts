@@ -10,7 +10,9 @@ const inner = createPinnedTransport();
 const fleet = createFleet({
   redis,
   queue,
-  stalledIntervalMs: 1_000,
+  // Not shorter: on a loaded machine a late lock renewal would pass for a death and run the
+  // poison twice at once.
+  stalledIntervalMs: 2_000,
   client: {
     resolver: async (host) => (host.endsWith(".test") ? ["127.0.0.1"] : []),
     allowedNetworks: ["127.0.0.1/32"],
