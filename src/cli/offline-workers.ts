@@ -12,6 +12,32 @@ import type { BlockBatch } from "./read-lines.js";
 /** Batches in flight per worker: one being worked on, the rest queued so the worker never idles. */
 const IN_FLIGHT_PER_WORKER = 3;
 
+/**
+ * The most batches a run of `threads` threads holds at once (sent to a worker or done, and not yet
+ * written): a constant, so memory is bounded by the batch size whatever the input length.
+ *
+ * @example
+ * ```ts
+ * maxPendingBatches(2); // 10
+ * ```
+ */
+export function maxPendingBatches(threads: number): number {
+  return (IN_FLIGHT_PER_WORKER + 2) * threads;
+}
+
+/**
+ * Counts a run of {@link runOfflineWorkers} keeps when given one: batches done on the main thread
+ * and on workers, and workers that announced they were ready. For tests, which must know that both
+ * kinds of thread did work for their byte comparisons to mean anything.
+ */
+export interface ThreadTally {
+  main: number;
+  workers: number;
+  ready: number;
+  /** The most batches held at once (see {@link maxPendingBatches}). */
+  maxPending: number;
+}
+
 /** A batch's output, from a worker (UTF-8 bytes) or from the main thread (text). */
 interface Done {
   out: Uint8Array | string;
@@ -24,7 +50,7 @@ interface Done {
  * The main thread reads, hands each batch to a ready worker with room in its queue, and
  * canonicalizes the batch itself when there is none (so it works from the first batch on, while
  * the workers still load, and no core idles). Outputs are written in input order. At most
- * `(IN_FLIGHT_PER_WORKER + 2) × threads` batches are in flight or waiting to be written, and
+ * {@link maxPendingBatches} batches are in flight or waiting to be written, and
  * nothing is read while a write waits for stdout to drain, so memory stays bounded by the batch
  * size (a read of stdin: at most 64 KiB plus one line) whatever the input length or the reader's
  * speed. The first input is input `run.base` of the run (a resumed run starts past its kept
@@ -41,9 +67,10 @@ export async function runOfflineWorkers(
   json: boolean,
   threads: number,
   io: CliIo,
-  run: { base: number; progress: ProgressSink },
+  run: { base: number; progress: ProgressSink; tally?: ThreadTally },
   format: OutputFormat = "url",
 ): Promise<boolean> {
+  const tally = run.tally ?? { main: 0, workers: 0, ready: 0, maxPending: 0 };
   const options = resolveRecipe(recipe);
   const setup: WorkerSetup = { recipe, json, format };
   const pool = Array.from({ length: threads - 1 }, () => ({
@@ -64,8 +91,10 @@ export async function runOfflineWorkers(
   };
   for (const slot of pool) {
     slot.worker.on("message", (message: WorkerMessage) => {
-      if ("ready" in message) slot.ready = true;
-      else done.set(message.seq, message);
+      if ("ready" in message) {
+        slot.ready = true;
+        tally.ready++;
+      } else done.set(message.seq, message);
       notify();
     });
     slot.worker.on("error", (error) => {
@@ -108,7 +137,7 @@ export async function runOfflineWorkers(
       // resolves without a turn of the event loop, and then a worker would look busy when it is not.
       if (pool.length > 0) await yieldToEvents();
       await writeDone(false);
-      while (sent - written >= (IN_FLIGHT_PER_WORKER + 2) * threads) await writeDone(true);
+      while (sent - written >= maxPendingBatches(threads)) await writeDone(true);
       let slot: Slot | undefined;
       for (const candidate of pool) {
         if (
@@ -126,7 +155,9 @@ export async function runOfflineWorkers(
         const transfer: ArrayBuffer[] = [];
         for (const block of blocks) if (isRawLines(block)) transfer.push(block.raw.buffer as ArrayBuffer);
         slot.worker.postMessage(request, transfer);
+        tally.workers++;
       } else {
+        tally.main++;
         const inputs: InputLine[] = [];
         for (const block of blocks) {
           if (isRawLines(block)) decodeLines(block, inputs);
@@ -140,6 +171,7 @@ export async function runOfflineWorkers(
       }
       sent++;
       base += lines;
+      tally.maxPending = Math.max(tally.maxPending, sent - written);
     }
     while (written < sent) await writeDone(true);
   } finally {
