@@ -4,11 +4,12 @@
 // normalizes each line and writes the output in 64 KiB pieces, which is the least any program
 // doing the command's job must do.
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateCorpus } from "./corpus.js";
+import type { ThreadCpu } from "./thread-cpu.js";
 
 /** Medians of one run of the group, in milliseconds per pass over the file. */
 export interface CliBenchResult {
@@ -17,9 +18,21 @@ export interface CliBenchResult {
   loopMs: number;
   workers1Ms: number;
   workers2Ms: number;
+  /** Median CPU milliseconds per thread of `--workers 1` and `--workers 2` (see thread-cpu.ts). */
+  workers1Cpu: CpuSummary;
+  workers2Cpu: CpuSummary;
+}
+
+/** A run's CPU time: its main thread, its busiest other thread, and all its threads together. */
+export interface CpuSummary {
+  main: number;
+  busiestOther: number;
+  total: number;
 }
 
 const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
+
+const THREAD_CPU = new URL("./thread-cpu.js", import.meta.url).href;
 
 const LOOP = fileURLToPath(new URL("./cli-loop.js", import.meta.url));
 
@@ -31,11 +44,34 @@ function cli(file: string, workers: number): number {
   return timeChild([BIN, "--offline", "--workers", String(workers)], file);
 }
 
-function timeChild(args: string[], file: string): number {
+// One run of the command with thread-cpu.ts preloaded, for its CPU time per thread.
+function cpuOf(file: string, workers: number, dir: string): CpuSummary {
+  const out = join(dir, "cpu.json");
+  timeChild(["--import", THREAD_CPU, BIN, "--offline", "--workers", String(workers)], file, {
+    ...process.env,
+    BENCH_THREAD_CPU_FILE: out,
+  });
+  const cpu = JSON.parse(readFileSync(out, "utf8")) as ThreadCpu;
+  return {
+    main: cpu.main,
+    busiestOther: cpu.others[0] ?? 0,
+    total: cpu.main + cpu.others.reduce((a, b) => a + b, 0),
+  };
+}
+
+function medianCpu(runs: CpuSummary[]): CpuSummary {
+  return {
+    main: median(runs.map((r) => r.main)),
+    busiestOther: median(runs.map((r) => r.busiestOther)),
+    total: median(runs.map((r) => r.total)),
+  };
+}
+
+function timeChild(args: string[], file: string, env: NodeJS.ProcessEnv = process.env): number {
   const input = openSync(file, "r");
   const sink = openSync("/dev/null", "w");
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { stdio: [input, sink, sink] });
+  const r = spawnSync(process.execPath, args, { stdio: [input, sink, sink], env });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   closeSync(input);
   closeSync(sink);
@@ -51,7 +87,9 @@ function median(xs: number[]): number {
 
 /**
  * Runs the loop, `--workers 1` and `--workers 2` over the same file, interleaved round by round in
- * a rotating order after one warm-up round, and returns the medians.
+ * a rotating order after one warm-up round, and returns the medians; then three runs of each
+ * command for its CPU time per thread (Linux /proc; a separate run, so the preload costs the
+ * timed runs nothing).
  *
  * @example
  * ```ts
@@ -68,6 +106,8 @@ export function benchCli(lines: number, rounds: number): CliBenchResult {
     ["workers2", () => cli(file, 2)],
   ];
   const samples = new Map<string, number[]>(cases.map(([name]) => [name, []]));
+  const cpu1: CpuSummary[] = [];
+  const cpu2: CpuSummary[] = [];
   try {
     for (let round = 0; round < rounds + 1; round++) {
       for (let k = 0; k < cases.length; k++) {
@@ -75,6 +115,10 @@ export function benchCli(lines: number, rounds: number): CliBenchResult {
         const ms = run();
         if (round > 0) samples.get(name)?.push(ms);
       }
+    }
+    for (let round = 0; round < 3; round++) {
+      cpu1.push(cpuOf(file, 1, dir));
+      cpu2.push(cpuOf(file, 2, dir));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -85,5 +129,7 @@ export function benchCli(lines: number, rounds: number): CliBenchResult {
     loopMs: median(samples.get("loop") ?? []),
     workers1Ms: median(samples.get("workers1") ?? []),
     workers2Ms: median(samples.get("workers2") ?? []),
+    workers1Cpu: medianCpu(cpu1),
+    workers2Cpu: medianCpu(cpu2),
   };
 }

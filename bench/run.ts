@@ -180,6 +180,19 @@ function cliGroup(): void {
   console.log(
     `canonurl --offline --workers 2: ${r.workers2Ms.toFixed(0)} ms, ${(r.workers1Ms / r.workers2Ms).toFixed(2)}× --workers 1`,
   );
+  const c1 = r.workers1Cpu;
+  const c2 = r.workers2Cpu;
+  console.log(
+    `CPU ms (median of 3 runs): --workers 1: main thread ${c1.main}, all threads ${c1.total}; ` +
+      `--workers 2: main thread ${c2.main}, busiest other ${c2.busiestOther}, all threads ${c2.total}`,
+  );
+  // On 2 cores a run takes at least half its total CPU time, and --workers 1 about its main
+  // thread's (its collector and compiler threads have the other core to themselves): the ratio
+  // the code allows on an idle machine, whatever load the wall times above met.
+  console.log(
+    `on 2 idle cores: --workers 1 about ${Math.max(c1.main, c1.total / 2).toFixed(0)} ms, --workers 2 at least ${(c2.total / 2).toFixed(0)} ms: ` +
+      `at most ${(Math.max(c1.main, c1.total / 2) / (c2.total / 2)).toFixed(2)}× --workers 1`,
+  );
 }
 
 async function fleetGroup(): Promise<void> {

@@ -25,6 +25,14 @@ export interface BatchReply {
   failures: number;
 }
 
+/** What a worker posts once, when it has loaded and can take batches. */
+export interface WorkerReady {
+  ready: true;
+}
+
+/** Every message a worker posts. */
+export type WorkerMessage = BatchReply | WorkerReady;
+
 /** The data a worker starts with. */
 export interface WorkerSetup {
   recipe: NormalizeRecipe;
@@ -50,4 +58,8 @@ if (parentPort !== null) {
     const reply: BatchReply = { seq, out: bytes, err, failures };
     port.postMessage(reply, [bytes.buffer]);
   });
+  // Until this arrives the main thread canonicalizes every batch itself: a worker still loading
+  // would hold its batches back while the main thread's later output waited for them.
+  const ready: WorkerReady = { ready: true };
+  port.postMessage(ready);
 }

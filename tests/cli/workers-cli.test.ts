@@ -40,6 +40,9 @@ function mixedInput(lines: number, seed = 0x5eed): { text: string; kinds: Map<st
     } else if (r < 0.92) {
       kind = "long";
       line = `http://long${i}.test/${"p".repeat(2000 + (i % 3000))}?q=${i}`;
+    } else if (r < 0.95) {
+      kind = "unicode";
+      line = `https://Bücher${i % 13}.test/ß/😀/${"é".repeat(i % 5)}?q=日本&utm_medium=z`;
     } else if (r < 0.9997) {
       kind = "url";
       line = `example.com/${i}/?b=2&a=1`;
@@ -57,13 +60,23 @@ describe("--workers N prints the same bytes as --workers 1", () => {
   const { text, kinds } = mixedInput(50_000);
 
   it("the generated input reaches every kind of line", () => {
-    for (const kind of ["url", "rule", "unsupported", "invalid", "blank", "lone-cr", "long", "over-long"]) {
+    for (const kind of [
+      "url",
+      "rule",
+      "unsupported",
+      "invalid",
+      "blank",
+      "lone-cr",
+      "long",
+      "unicode",
+      "over-long",
+    ]) {
       assert.ok((kinds.get(kind) ?? 0) >= 10, `${kind}: ${kinds.get(kind)}`);
     }
   });
 
   for (const json of [false, true]) {
-    it(`stdout, stderr and exit status are identical for 1, 2 and 3 workers${json ? " (--json)" : ""}`, async () => {
+    it(`stdout, stderr and exit status are identical without --workers and for 1, 2 and 3${json ? " (--json)" : ""}`, async () => {
       const flags = json ? ["--offline", "--json"] : ["--offline"];
       const one = await runCli([...flags, "--workers", "1"], text);
       assert.equal(one.code, 1);
@@ -75,8 +88,8 @@ describe("--workers N prints the same bytes as --workers 1", () => {
           (kinds.get("unsupported") ?? 0) + (kinds.get("invalid") ?? 0) + (kinds.get("over-long") ?? 0);
         assert.equal(failures, expected);
       }
-      for (const n of ["2", "3"]) {
-        const many = await runCli([...flags, "--workers", n], text);
+      for (const n of ["none", "2", "3"]) {
+        const many = await runCli(n === "none" ? flags : [...flags, "--workers", n], text);
         assert.equal(many.code, one.code, `--workers ${n}`);
         assert.ok(many.stdout === one.stdout, `stdout differs with --workers ${n}`);
         assert.ok(many.stderr === one.stderr, `stderr differs with --workers ${n}`);
