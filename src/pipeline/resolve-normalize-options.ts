@@ -192,11 +192,22 @@ function stringList(value: unknown, name: string): readonly string[] | undefined
 }
 
 const NO_RULES: readonly DomainRule[] = Object.freeze([]);
+let lastList: unknown[] | undefined;
+let lastInterned: readonly DomainRule[] = NO_RULES;
 
 function ruleList(value: unknown): readonly DomainRule[] | undefined {
   if (value === undefined) return undefined;
   if (value === false) return NO_RULES;
   // Checked entry by entry; a list equal to one compiled lately comes back as that one (see internRules).
-  if (Array.isArray(value)) return internRules(value);
+  // The same array as the last call's is that call's answer: a list is read when first seen (the
+  // lookup keeps its rules even if the array is mutated), and the usual caller passes one list
+  // on every call, which then costs one compare instead of a scan of every rule.
+  if (Array.isArray(value)) {
+    if (value !== lastList) {
+      lastInterned = internRules(value);
+      lastList = value;
+    }
+    return lastInterned;
+  }
   throw new TypeError('option "rules" must be an array of DomainRule or false');
 }
