@@ -71,4 +71,14 @@ describe("resolveNormalizeOptions with only rules", () => {
     );
     assert.deepEqual(resolveNormalizeOptions({ rules: false }).rules, []);
   });
+
+  it("reads a list when first seen: the same array again gives the rules it held then", () => {
+    const list: DomainRule[] = [...defaultRules];
+    const first = resolveNormalizeOptions({ rules: list });
+    list.push({ name: "late" } as unknown as DomainRule);
+    assert.equal(resolveNormalizeOptions({ rules: list }).rules, first.rules);
+    assert.equal(first.rules.length, defaultRules.length);
+    // A new array is checked entry by entry.
+    assert.throws(() => resolveNormalizeOptions({ rules: [...list] }), TypeError);
+  });
 });
