@@ -199,15 +199,19 @@ function ruleList(value: unknown): readonly DomainRule[] | undefined {
   if (value === undefined) return undefined;
   if (value === false) return NO_RULES;
   // Checked entry by entry; a list equal to one compiled lately comes back as that one (see internRules).
-  // The same array as the last call's is that call's answer: a list is read when first seen (the
-  // lookup keeps its rules even if the array is mutated), and the usual caller passes one list
-  // on every call, which then costs one compare instead of a scan of every rule.
+  // The usual caller passes one list on every call. Once that array has been found equal to a
+  // compiled list (a frozen, checked snapshot), the same array again is answered with that
+  // snapshot: one compare instead of a scan of every rule. A list is read when first seen (the
+  // lookup keeps its rules even if the array is mutated afterwards), so this answer is the one
+  // the scan would lead to; an array not compiled yet is scanned every time.
   if (Array.isArray(value)) {
-    if (value !== lastList) {
-      lastInterned = internRules(value);
+    if (value === lastList) return lastInterned;
+    const interned = internRules(value);
+    if (interned !== value) {
       lastList = value;
+      lastInterned = interned;
     }
-    return lastInterned;
+    return interned;
   }
   throw new TypeError('option "rules" must be an array of DomainRule or false');
 }

@@ -72,12 +72,15 @@ describe("resolveNormalizeOptions with only rules", () => {
     assert.deepEqual(resolveNormalizeOptions({ rules: false }).rules, []);
   });
 
-  it("reads a list when first seen: the same array again gives the rules it held then", () => {
-    const list: DomainRule[] = [...defaultRules];
+  it("reads a list when first seen: once compiled, the same array again gives the rules it held", () => {
+    const list: DomainRule[] = [...defaultRules, ...pack.rules];
+    const url = "https://example.com/a?trk_x=1&b=2";
+    assert.equal(normalize(url, { rules: list }), "https://example.com/a?b=2"); // compiles the list
     const first = resolveNormalizeOptions({ rules: list });
+    assert.ok(Object.isFrozen(first.rules));
     list.push({ name: "late" } as unknown as DomainRule);
-    assert.equal(resolveNormalizeOptions({ rules: list }).rules, first.rules);
-    assert.equal(first.rules.length, defaultRules.length);
+    assert.equal(resolveNormalizeOptions({ rules: list }), first);
+    assert.equal(normalize(url, { rules: list }), "https://example.com/a?b=2");
     // A new array is checked entry by entry.
     assert.throws(() => resolveNormalizeOptions({ rules: [...list] }), TypeError);
   });
