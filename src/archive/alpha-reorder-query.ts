@@ -11,6 +11,7 @@
  */
 export function alphaReorderQuery(query: string): string {
   if (query.length <= 1 || !query.includes("&")) return query;
+  if (isSortedInPlace(query)) return query;
   const args = query.split("&");
   if (args.length > INSERTION_LIMIT) {
     let sorted = true;
@@ -34,6 +35,47 @@ export function alphaReorderQuery(query: string): string {
     args[j + 1] = arg;
   }
   return moved ? args.join("&") : query;
+}
+
+// A query already in order (about half the two-argument ones) is settled by comparing each
+// argument with the next where they stand, without splitting.
+function isSortedInPlace(query: string): boolean {
+  let start = 0;
+  let end = query.indexOf("&");
+  for (;;) {
+    const nextStart = end + 1;
+    let nextEnd = query.indexOf("&", nextStart);
+    if (nextEnd === -1) nextEnd = query.length;
+    if (compareRanges(query, start, end, nextStart, nextEnd) > 0) return false;
+    if (nextEnd === query.length) return true;
+    start = nextStart;
+    end = nextEnd;
+  }
+}
+
+// compareArgs on query[aStart, aEnd) and query[bStart, bEnd).
+function compareRanges(q: string, aStart: number, aEnd: number, bStart: number, bEnd: number): number {
+  let na = aStart;
+  while (na < aEnd && q.charCodeAt(na) !== 0x3d) na++;
+  let nb = bStart;
+  while (nb < bEnd && q.charCodeAt(nb) !== 0x3d) nb++;
+  const la = na - aStart;
+  const lb = nb - bStart;
+  const common = Math.min(la, lb);
+  for (let i = 0; i < common; i++) {
+    const d = q.charCodeAt(aStart + i) - q.charCodeAt(bStart + i);
+    if (d !== 0) return d;
+  }
+  if (la !== lb) return la - lb;
+  const bareA = na === aEnd;
+  const bareB = nb === bEnd;
+  if (bareA || bareB) return bareA === bareB ? 0 : bareA ? -1 : 1;
+  for (let i = na + 1, k = nb + 1; ; i++, k++) {
+    if (i === aEnd) return k === bEnd ? 0 : -1;
+    if (k === bEnd) return 1;
+    const d = q.charCodeAt(i) - q.charCodeAt(k);
+    if (d !== 0) return d;
+  }
 }
 
 // Past this many arguments the engine's sort (n log n) takes over from the insertion sort (n²),

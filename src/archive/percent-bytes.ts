@@ -97,7 +97,7 @@ export function escapeOnce(bytes: Uint8Array): string {
  * ```
  */
 export function minimalEscape(text: string): string {
-  if (isPlain(text)) return text;
+  // Plain text comes back from the one-pass path as it is, without a copy.
   const quick = minimalEscapeAscii(text);
   if (quick !== undefined) return quick;
   const bytes = utf8(text);

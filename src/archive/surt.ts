@@ -1,6 +1,7 @@
 import { UrlError } from "../errors/url-error.js";
 import { normalize } from "../pipeline/normalize.js";
 import { parseArchiveUrl } from "./archive-url.js";
+import { surtOfCanonical } from "./canonical-surt.js";
 import { formatSurt } from "./format-archive-url.js";
 import { googleCanonicalize } from "./google-canonicalize.js";
 import { iaCanonicalize } from "./ia-canonicalize.js";
@@ -50,10 +51,13 @@ export function surt(url: string, options?: SurtOptions): string {
   const trimmed = url.trim();
   if (trimmed === "") return "-";
   if (isVerbatim(trimmed)) return trimmed;
-  const text =
-    preset !== "none" && isHttpOrNoScheme(trimmed)
-      ? normalize(trimmed, preset === "rfc3986" ? RFC3986 : IDENTITY)
-      : trimmed;
+  let text = trimmed;
+  if (preset !== "none" && isHttpOrNoScheme(trimmed)) {
+    text = normalize(trimmed, preset === "rfc3986" ? RFC3986 : IDENTITY);
+    // A normalized URL of the usual shape is keyed from its text; any other takes the steps below.
+    const key = surtOfCanonical(text, keepWww);
+    if (key !== undefined) return key;
+  }
   const parts = parseArchiveUrl(text);
   if (parts === undefined)
     throw new UrlError("invalid-url", `invalid URL (port): ${JSON.stringify(url)}`, { url });

@@ -2,10 +2,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { alphaReorderQuery } from "../../src/archive/alpha-reorder-query.js";
-import { normalizeArchivePath } from "../../src/archive/google-canonicalize.js";
+import { parseArchiveUrl } from "../../src/archive/archive-url.js";
+import { surtOfCanonical } from "../../src/archive/canonical-surt.js";
+import { formatSurt } from "../../src/archive/format-archive-url.js";
+import { googleCanonicalize, normalizeArchivePath } from "../../src/archive/google-canonicalize.js";
+import { iaCanonicalize } from "../../src/archive/ia-canonicalize.js";
 import { escapeOnce, minimalEscape, unescapeRepeatedly } from "../../src/archive/percent-bytes.js";
 import { stripQuerySessionId } from "../../src/archive/strip-session-ids.js";
-import { surt } from "../../src/index.js";
+import { normalize, surt } from "../../src/index.js";
 
 const SEED = 20261204;
 
@@ -186,6 +190,90 @@ describe("archive properties (fast-check, fixed seed)", () => {
       { seed: SEED, numRuns: 3000 },
     );
     assert.ok(unchanged > 100, `only ${unchanged} paths came back unchanged`);
+  });
+
+  it("the key read from a normalized URL's text equals the general steps' key", () => {
+    const general = (text: string, keepWww: boolean) => {
+      const parts = parseArchiveUrl(text);
+      assert.ok(parts !== undefined);
+      return formatSurt(iaCanonicalize(googleCanonicalize(parts), keepWww));
+    };
+    let fast = 0;
+    let declined = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom("http://", "https://", "HTTP://", ""),
+        fc.constantFrom(
+          "www.Example.com",
+          "www2.a-b.org",
+          "wwwx.test",
+          "1.2.3.4",
+          "[::1]",
+          "u:p@x.test",
+          "a_b.test",
+          "x.test.",
+          "b\u00fccher.test",
+        ),
+        fc.constantFrom("", ":80", ":443", ":0", ":8080", ":65535"),
+        fc.array(
+          fc.constantFrom(
+            "/",
+            "A",
+            ".",
+            "..",
+            "%2e",
+            "%41",
+            "%2F",
+            "%25",
+            "%c3%a9",
+            " ",
+            "x.aspx",
+            "(S(abcdefghijklmnopqrstuvwx))",
+            "|",
+            "~",
+          ),
+          { maxLength: 6 },
+        ),
+        fc.array(
+          fc.constantFrom(
+            "?",
+            "&",
+            "=",
+            "B=2",
+            "a=1",
+            "a",
+            "%26",
+            "%2525",
+            "sid=0123456789abcdef0123456789abcdef",
+            "#f",
+          ),
+          { maxLength: 6 },
+        ),
+        fc.boolean(),
+        (scheme, host, port, path, query, keepWww) => {
+          const input = `${scheme}${host}${port}/${path.join("")}${query.join("")}`;
+          for (const preset of ["rfc3986", "identity"] as const) {
+            let text: string;
+            try {
+              text = normalize(input, { preset });
+            } catch {
+              continue;
+            }
+            const key = surtOfCanonical(text, keepWww);
+            if (key === undefined) {
+              declined++;
+              continue;
+            }
+            fast++;
+            assert.equal(key, general(text, keepWww), text);
+            // Without a scheme, "host:port" reads as a scheme to surt(), which keys it verbatim.
+            if (scheme !== "") assert.equal(surt(input, { preset, keepWww }), key, input);
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 2000 },
+    );
+    assert.ok(fast > 1000 && declined > 300, `fast ${fast}, declined ${declined}`);
   });
 
   it("the session-id scanners give what the Archive's regexes give", () => {
