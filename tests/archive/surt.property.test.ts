@@ -200,6 +200,7 @@ describe("archive properties (fast-check, fixed seed)", () => {
     };
     let fast = 0;
     let declined = 0;
+    let rawFast = 0;
     fc.assert(
       fc.property(
         fc.constantFrom("http://", "https://", "HTTP://", ""),
@@ -252,6 +253,12 @@ describe("archive properties (fast-check, fixed seed)", () => {
         fc.boolean(),
         (scheme, host, port, path, query, keepWww) => {
           const input = `${scheme}${host}${port}/${path.join("")}${query.join("")}`;
+          // Unnormalized text too: whatever the function accepts, it keys as the general steps do.
+          const raw = surtOfCanonical(input, keepWww);
+          if (raw !== undefined) {
+            rawFast++;
+            assert.equal(raw, general(input, keepWww), input);
+          }
           for (const preset of ["rfc3986", "identity"] as const) {
             let text: string;
             try {
@@ -273,7 +280,10 @@ describe("archive properties (fast-check, fixed seed)", () => {
       ),
       { seed: SEED, numRuns: 2000 },
     );
-    assert.ok(fast > 1000 && declined > 300, `fast ${fast}, declined ${declined}`);
+    assert.ok(
+      fast > 1000 && declined > 300 && rawFast > 100,
+      `fast ${fast}, declined ${declined}, raw ${rawFast}`,
+    );
   });
 
   it("the session-id scanners give what the Archive's regexes give", () => {
