@@ -8,8 +8,9 @@ import { stripPathSessionId, stripQuerySessionId } from "./strip-session-ids.js"
 /**
  * The SURT of a URL canonurl's normalize() returned, read straight from its text: the same key
  * parseArchiveUrl, googleCanonicalize, iaCanonicalize and formatSurt give, for the shape nearly
- * every such URL has — `http(s)://` a lowercase DNS name (isPlainDomain), an optional port, a
- * rooted path and an optional query, no userinfo and no fragment. Those steps are written for any
+ * every such URL has — `http(s)://` a lowercase DNS name (isPlainDomain, or with one trailing
+ * dot), a dotted-quad IPv4 or a bracketed IPv6 address, an optional port, a rooted path and an
+ * optional query, no userinfo and no fragment. `text` is serialized: no tab or newline. Those steps are written for any
  * text (whitespace, missing schemes, `http://https://`, userinfo, IP and IDN hosts, `dns:`); a
  * normalized URL of this shape needs none of that, nor the parts record they fill. Returns
  * `undefined` for any other text, which then takes the general steps.
@@ -32,11 +33,15 @@ export function surtOfCanonical(text: string, keepWww: boolean): string | undefi
   } else return undefined;
   const pathStart = text.indexOf("/", authorityStart);
   if (pathStart === -1 || text.includes("#", pathStart)) return undefined;
-  // The authority: a host and an optional port of digits; anything else (userinfo, an IPv6
-  // literal) goes the general way.
+  // The general steps trim the text's edges first (a serialized URL has nothing to trim; tabs
+  // and newlines, which they drop anywhere, it cannot hold at all).
+  if (text.charCodeAt(text.length - 1) <= 0x20) return undefined;
+  // The authority: a host and an optional port of digits; anything else (userinfo) goes the
+  // general way.
   let hostEnd = pathStart;
   let port = -1;
-  for (let i = authorityStart; i < pathStart; i++) {
+  const ipv6 = text.charCodeAt(authorityStart) === 0x5b;
+  for (let i = ipv6 ? text.indexOf("]", authorityStart) + 1 : authorityStart; i > 0 && i < pathStart; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x3a) {
       hostEnd = i;
@@ -44,10 +49,17 @@ export function surtOfCanonical(text: string, keepWww: boolean): string | undefi
       if (port === -1) return undefined;
       break;
     }
-    if (c === 0x40 || c === 0x5b) return undefined;
+    if (c === 0x40 || c === 0x5b || c === 0x5d) return undefined;
   }
   let host = text.slice(authorityStart, hostEnd);
-  if (!isPlainDomain(host)) return undefined;
+  if (ipv6) {
+    // The WHATWG serialization of an IPv6 address: the general steps keep it as it is.
+    if (!isIpv6Literal(host)) return undefined;
+  } else if (!isPlainDomain(host) && !isDottedQuad(host)) {
+    // One trailing dot (a fully qualified name): the general steps strip it.
+    if (!host.endsWith(".") || !isPlainDomain(host.slice(0, -1))) return undefined;
+    host = host.slice(0, -1);
+  }
   if (!keepWww) host = massageHost(host);
 
   const queryAt = text.indexOf("?", pathStart);
@@ -68,6 +80,34 @@ export function surtOfCanonical(text: string, keepWww: boolean): string | undefi
     if (query !== "") out += `?${query}`;
   }
   return out;
+}
+
+// `[` lowercase hex digits and colons `]`, as the WHATWG parser writes an IPv6 address.
+function isIpv6Literal(host: string): boolean {
+  if (host.length < 4 || host.charCodeAt(host.length - 1) !== 0x5d) return false;
+  for (let i = 1; i < host.length - 1; i++) {
+    const c = host.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x3a) || (c >= 0x61 && c <= 0x66))) return false;
+  }
+  return true;
+}
+
+// Four decimal numbers of 0 to 255 without leading zeros: an IPv4 address as the WHATWG parser
+// writes it, which the general steps' IPv4 reading gives back unchanged.
+function isDottedQuad(host: string): boolean {
+  let parts = 0;
+  let start = 0;
+  for (let i = 0; i <= host.length; i++) {
+    const c = i === host.length ? 0x2e : host.charCodeAt(i);
+    if (c === 0x2e) {
+      const length = i - start;
+      if (length < 1 || length > 3 || (length > 1 && host.charCodeAt(start) === 0x30)) return false;
+      if (Number(host.slice(start, i)) > 255) return false;
+      parts++;
+      start = i + 1;
+    } else if (c < 0x30 || c > 0x39) return false;
+  }
+  return parts === 4;
 }
 
 // The port after `:` in text[from, to): 1 to 5 digits, at most 65535 (0 reads as no port), or -1.
