@@ -34,12 +34,16 @@ function decodeName(name: string): string {
 const MAX_NAMES_PER_PROVIDER = 1024;
 const verdicts = new WeakMap<RegExp, Map<string, boolean>>();
 
-function removesName(params: RegExp, rawName: string): boolean {
+function verdictsOf(params: RegExp): Map<string, boolean> {
   let memo = verdicts.get(params);
   if (memo === undefined) {
     memo = new Map();
     verdicts.set(params, memo);
   }
+  return memo;
+}
+
+function removesName(params: RegExp, memo: Map<string, boolean>, rawName: string): boolean {
   let verdict = memo.get(rawName);
   if (verdict === undefined) {
     verdict = params.test(decodeName(rawName));
@@ -47,6 +51,12 @@ function removesName(params: RegExp, rawName: string): boolean {
     memo.set(rawName, verdict);
   }
   return verdict;
+}
+
+function anyRemoved(params: RegExp, names: readonly string[]): boolean {
+  const memo = verdictsOf(params);
+  for (const name of names) if (removesName(params, memo, name)) return true;
+  return false;
 }
 
 /**
@@ -86,11 +96,12 @@ function pieceNames(href: string, from: number, to: number, names: string[]): bo
 }
 
 function filterParams(list: string, params: RegExp): string {
+  const memo = verdictsOf(params);
   const kept: string[] = [];
   for (const piece of list.split("&")) {
     if (piece === "") continue;
     const eq = piece.indexOf("=");
-    if (!removesName(params, eq === -1 ? piece : piece.slice(0, eq))) kept.push(piece);
+    if (!removesName(params, memo, eq === -1 ? piece : piece.slice(0, eq))) kept.push(piece);
   }
   return kept.join("&");
 }
@@ -190,12 +201,7 @@ export function runClearUrls(
       // names is removed: then removeParams, which rebuilds it, is skipped.
       if (next === current && names === null) names = fieldNames(current);
       const params = provider.params;
-      if (
-        next !== current ||
-        names === undefined ||
-        names === null ||
-        names.some((n) => removesName(params, n))
-      )
+      if (next !== current || names === undefined || names === null || anyRemoved(params, names))
         next = removeParams(next, params);
     }
     if (next !== current && cleansOnly && !providerMatches(provider, current)) continue;

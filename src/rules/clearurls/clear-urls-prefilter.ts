@@ -134,6 +134,8 @@ export function createPrefilter(providers: readonly ClearUrlsProvider[]): ClearU
     if (entries === undefined) byFirst.set(first, [{ key, list }]);
     else entries.push({ key, list });
   }
+  // Shortest first: a label stops at the first key longer than itself.
+  for (const entries of byFirst.values()) entries.sort((a, b) => a.key.length - b.key.length);
   const alwaysList = Object.freeze([...always]) as number[];
   return {
     keyed,
@@ -154,7 +156,10 @@ export function createPrefilter(providers: readonly ClearUrlsProvider[]): ClearU
           if (hit !== undefined) hits = add(hits, hit);
           const entries = label === "" ? undefined : byFirst.get(label.charCodeAt(0));
           if (entries !== undefined)
-            for (const { key, list } of entries) if (label.startsWith(key)) hits = add(hits, list);
+            for (const { key, list } of entries) {
+              if (key.length > label.length) break;
+              if (label.startsWith(key)) hits = add(hits, list);
+            }
           start = dot + 1;
         }
       }
