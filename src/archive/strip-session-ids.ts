@@ -54,6 +54,8 @@ export function stripQuerySessionId(query: string): string {
   let q = query;
   // The lowercased text is made again only after a cut: most queries hold none of the names.
   let lower = q.toLowerCase();
+  // Every name holds "sessionid" (jsessionid, aspsessionid), "sid=" (phpsessid, sid) or is "cfid=".
+  if (!lower.includes("sid=") && !lower.includes("sessionid") && !lower.includes("cfid=")) return query;
   for (const key of ["jsessionid=", "phpsessid=", "sid="]) {
     if (!lower.includes(key)) continue;
     const next = stripLast(q, lower, key, (at) => run(q, at, 32, isAlnum));

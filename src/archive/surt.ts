@@ -21,8 +21,16 @@ function isVerbatim(text: string): boolean {
 }
 
 function isHttpOrNoScheme(text: string): boolean {
-  const head = text.slice(0, 6).toLowerCase();
-  if (head.startsWith("http:") || head === "https:") return true;
+  // "http:" or "https:" in any case, read without a lowercased copy.
+  if (
+    (text.charCodeAt(0) | 0x20) === 0x68 &&
+    (text.charCodeAt(1) | 0x20) === 0x74 &&
+    (text.charCodeAt(2) | 0x20) === 0x74 &&
+    (text.charCodeAt(3) | 0x20) === 0x70
+  ) {
+    const c = text.charCodeAt(4);
+    if (c === 0x3a || ((c | 0x20) === 0x73 && text.charCodeAt(5) === 0x3a)) return true;
+  }
   return HTTP_OR_NO_SCHEME.test(text);
 }
 
