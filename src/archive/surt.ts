@@ -1,5 +1,6 @@
 import { UrlError } from "../errors/url-error.js";
-import { normalize } from "../pipeline/normalize.js";
+import { canonicalWith } from "../pipeline/normalize.js";
+import { resolveNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
 import { parseArchiveUrl } from "./archive-url.js";
 import { surtOfCanonical } from "./canonical-surt.js";
 import { formatSurt } from "./format-archive-url.js";
@@ -10,8 +11,9 @@ import { resolveSurtOptions, type SurtOptions } from "./surt-options.js";
 // Records a CDX index keys by their own text (the Archive's key maker returns them unchanged).
 const VERBATIM = /^(?:filedesc|warcinfo|dns:)/i;
 const HTTP_OR_NO_SCHEME = /^(?:https?:|(?![a-zA-Z][a-zA-Z0-9+.-]*:))/i;
-const RFC3986 = Object.freeze({ preset: "rfc3986" as const });
-const IDENTITY = Object.freeze({ preset: "identity" as const });
+// Resolved once: normalize() would validate the same two option objects on every key.
+const RFC3986 = resolveNormalizeOptions({ preset: "rfc3986" });
+const IDENTITY = resolveNormalizeOptions({ preset: "identity" });
 
 // The two tests run on every key: a look at the first characters settles most of them before
 // any regex runs.
@@ -61,7 +63,7 @@ export function surt(url: string, options?: SurtOptions): string {
   if (isVerbatim(trimmed)) return trimmed;
   let text = trimmed;
   if (preset !== "none" && isHttpOrNoScheme(trimmed)) {
-    text = normalize(trimmed, preset === "rfc3986" ? RFC3986 : IDENTITY);
+    text = canonicalWith(trimmed, preset === "rfc3986" ? RFC3986 : IDENTITY);
     // A normalized URL of the usual shape is keyed from its text; any other takes the steps below.
     const key = surtOfCanonical(text, keepWww);
     if (key !== undefined) return key;
