@@ -12,6 +12,9 @@
 export function alphaReorderQuery(query: string): string {
   if (query.length <= 1 || !query.includes("&")) return query;
   if (isSortedInPlace(query)) return query;
+  const amp = query.indexOf("&");
+  // Two arguments out of order: swapped, without the split and sort.
+  if (query.indexOf("&", amp + 1) === -1) return `${query.slice(amp + 1)}&${query.slice(0, amp)}`;
   const args = query.split("&");
   if (args.length > INSERTION_LIMIT) {
     let sorted = true;
