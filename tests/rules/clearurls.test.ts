@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { compileClearUrls, type DomainRule, defaultRules, explain, normalize } from "../../src/index.js";
-import { runClearUrls } from "../../src/rules/clearurls/clear-urls-pass.js";
+import { rememberedVerdicts, runClearUrls } from "../../src/rules/clearurls/clear-urls-pass.js";
 import { anchorLeadingDotStar, compileProvider } from "../../src/rules/clearurls/clear-urls-provider.js";
 
 // One provider per construct, on .test hosts, written the way ClearURLs writes its patterns.
@@ -193,7 +193,21 @@ describe("compileClearUrls: each ClearURLs construct", () => {
     fc.assert(
       fc.property(
         fc.array(
-          fc.constantFrom("?", "#", "&", "=", "a", "ref", "utm_x", "%75tm_y", "r+f", "%E0", "utm_", "x=1"),
+          fc.constantFrom(
+            "?",
+            "#",
+            "&",
+            "=",
+            "a",
+            "ref",
+            "utm_x",
+            "%75tm_y",
+            "r+f",
+            "%E0",
+            "utm_",
+            "x=1",
+            `utm_${"l".repeat(70)}`,
+          ),
           {
             maxLength: 14,
           },
@@ -214,6 +228,12 @@ describe("compileClearUrls: each ClearURLs construct", () => {
       kept > 500 && changed > 500 && distinct > 1024,
       `kept ${kept}, changed ${changed}, distinct ${distinct}`,
     );
+    // Memory stays bounded whatever names come: at most 1,024 remembered, none longer than 64.
+    const remembered = rememberedVerdicts(params);
+    assert.ok(remembered > 0 && remembered <= 1024, `${remembered} names remembered`);
+    const longNames = Array.from({ length: 3000 }, (_, i) => `${"n".repeat(80)}${i}=1`).join("&");
+    runClearUrls(`https://a.test/?${longNames}`, [provider], [0]);
+    assert.equal(rememberedVerdicts(params), remembered, "long names are not remembered");
   });
 
   it("lists providers that do not compile, and rejects data that is no provider list", () => {

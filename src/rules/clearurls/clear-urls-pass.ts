@@ -34,6 +34,18 @@ function decodeName(name: string): string {
 const MAX_NAMES_PER_PROVIDER = 1024;
 const verdicts = new WeakMap<RegExp, Map<string, boolean>>();
 
+/**
+ * How many names' verdicts are remembered for a provider's joined rules (for tests of the bound).
+ *
+ * @example
+ * ```ts
+ * rememberedVerdicts(provider.params); // ≤ 1024
+ * ```
+ */
+export function rememberedVerdicts(params: RegExp): number {
+  return verdicts.get(params)?.size ?? 0;
+}
+
 function verdictsOf(params: RegExp): Map<string, boolean> {
   let memo = verdicts.get(params);
   if (memo === undefined) {
@@ -43,7 +55,12 @@ function verdictsOf(params: RegExp): Map<string, boolean> {
   return memo;
 }
 
+// Longer names are tested every time: the memo holds at most 1,024 × this many characters per
+// provider, whatever names a stream of hostile URLs brings.
+const MAX_REMEMBERED_NAME = 64;
+
 function removesName(params: RegExp, memo: Map<string, boolean>, rawName: string): boolean {
+  if (rawName.length > MAX_REMEMBERED_NAME) return params.test(decodeName(rawName));
   let verdict = memo.get(rawName);
   if (verdict === undefined) {
     verdict = params.test(decodeName(rawName));
