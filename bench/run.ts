@@ -185,19 +185,31 @@ function cliGroup(): void {
 async function fleetGroup(): Promise<void> {
   const r = await benchFleet();
   console.log(
-    `\n## fleet (${r.urls} URLs over 16 hosts, each response held 20 ms, ${r.concurrency} in flight in all, one redis-server)`,
+    `\n## fleet (${r.urls} URLs over 16 hosts, each response held 20 ms, ${r.concurrency} in flight per worker, one redis-server)`,
   );
-  for (const rate of r.rates)
-    console.log(`${rate.label}: ${rate.urlsPerSecond.toFixed(0)} URLs/s (${rate.seconds.toFixed(2)} s)`);
-  const one = r.rates[1]?.urlsPerSecond ?? Number.NaN;
-  const two = r.rates[2]?.urlsPerSecond ?? Number.NaN;
-  const single = r.rates[0]?.urlsPerSecond ?? Number.NaN;
-  console.log(
-    `2 workers are ${(two / one).toFixed(2)}× one worker; one worker is ${(one / single).toFixed(2)}× the single process`,
-  );
-  console.log(
-    `fleet overhead per URL (one worker against the single process, wall time): ${r.overheadUs.toFixed(0)} µs`,
-  );
+  for (const rate of r.rates) {
+    let line = `${rate.label}: ${rate.urlsPerSecond.toFixed(0)} URLs/s (${rate.seconds.toFixed(2)} s), CPU ${rate.cpuUsPerUrl.toFixed(0)} µs/URL`;
+    if (rate.redisCallsPerUrl !== undefined) {
+      line += `, Redis ${rate.redisCallsPerUrl.toFixed(2)} commands and ${rate.redisCpuUsPerUrl?.toFixed(0)} µs CPU per URL`;
+      line += `\n  Redis cost by command: ${rate.topCommands?.join("; ")}`;
+    }
+    console.log(line);
+  }
+  const fleet = (k: number) => r.rates.find((x) => x.workers === k);
+  const baseline = (k: number) => r.rates[r.rates.indexOf(fleet(k) as (typeof r.rates)[number]) - 1];
+  const one = fleet(1);
+  const two = fleet(2);
+  if (one !== undefined && two !== undefined) {
+    console.log(`2 workers are ${(two.urlsPerSecond / one.urlsPerSecond).toFixed(2)}× one worker`);
+    for (const k of [1, 2, 4]) {
+      const f = fleet(k);
+      const s = baseline(k);
+      if (f === undefined || s === undefined) continue;
+      console.log(
+        `${k} worker${k > 1 ? "s" : ""}: ${(f.urlsPerSecond / s.urlsPerSecond).toFixed(2)}× the single process at the same total concurrency; overhead per URL: ${(f.cpuUsPerUrl - s.cpuUsPerUrl).toFixed(0)} µs worker CPU + ${f.redisCpuUsPerUrl?.toFixed(0)} µs Redis CPU`,
+      );
+    }
+  }
 }
 
 // The resolver group runs first, on a heap the 50,000-URL corpora of the other groups have not

@@ -6,7 +6,7 @@ import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "./network-flags.js
 import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
 import { outcomeOutput } from "./outcome-output.js";
 import { readInputs } from "./read-lines.js";
-import { overlongInput } from "./report-failure.js";
+import { overlongError, overlongInput } from "./report-failure.js";
 
 const COMMON = {
   redis: { type: "string" },
@@ -62,16 +62,20 @@ async function submit(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const file = positionals[0];
   const source = file === undefined || file === "-" ? io.stdin : createReadStream(file);
   const chunkSize = integer(values["chunk-size"], "chunk-size", 1, 10_000);
-  const fleet = (await loadFleet())({ redis: redisFlag(values.redis), queue: values.queue });
+  const { createFleet, FailedInput } = await import("../fleet/fleet.js");
+  const fleet = createFleet({ redis: redisFlag(values.redis), queue: values.queue });
   try {
-    async function* lines(): AsyncGenerator<string> {
+    // An over-long line is never held whole: it is submitted as failed (invalid-url), its outcome
+    // showing its first characters, as network mode reports it.
+    async function* lines(): AsyncGenerator<string | InstanceType<typeof FailedInput>> {
       for await (const line of readInputs([], source))
-        yield typeof line === "string" ? line : overlongInput(line);
+        yield typeof line === "string" ? line : new FailedInput(overlongInput(line), overlongError(line));
     }
     const init: { job?: string; chunkSize?: number } = {};
     if (values.job !== undefined) init.job = values.job;
     if (chunkSize !== undefined) init.chunkSize = chunkSize;
-    const { job } = await fleet.submit(lines(), init).catch((error: unknown) => {
+    // submit's public type says strings; it takes a FailedInput too (fleet.ts), for this caller only.
+    const { job } = await fleet.submit(lines() as AsyncIterable<string>, init).catch((error: unknown) => {
       if (error instanceof TypeError) throw new UsageError(error.message);
       throw error;
     });

@@ -1,13 +1,21 @@
 import { createNodeRedisClient, type Job, Queue, Worker } from "bullmq";
 import { createClient as createRedisClient } from "redis";
 import { redisCache } from "../cache/redis-cache.js";
-import type { Client } from "../resolve/client.js";
 import { createClient, createPinnedTransport } from "../resolve/lazy-client.js";
 import type { Outcome } from "../resolve/types.js";
+import { checkUrlLength } from "../url/max-url-length.js";
 import { checkJobName, type FleetOptions, type FleetSettings, fleetSettings } from "./fleet-options.js";
 import { limitHosts } from "./host-limit.js";
 import { hostPrefix, jobKeys } from "./keys.js";
-import { decodeOutcome, encodeError, encodeOutcome, type StoredOutcome } from "./outcome-codec.js";
+import { lanes } from "./lanes.js";
+import { decodeOutcome, encodeError, type StoredOutcome } from "./outcome-codec.js";
+import {
+  type ChunkData,
+  POISON_CRASHES,
+  resolveChunk,
+  resolveTracked,
+  type StoredError,
+} from "./run-chunk.js";
 
 /** A fleet: submit inputs, run workers, read results; see `createFleet`. */
 export interface Fleet {
@@ -21,20 +29,54 @@ export interface Fleet {
   close(): Promise<void>;
 }
 
-/** What one BullMQ job carries: a chunk of inputs and where it starts in the whole input. */
-interface ChunkData {
-  job: string;
-  chunk: number;
-  start: number;
-  urls: string[];
+/**
+ * An input that failed before it was submitted, with what its outcome shows as its input: the
+ * CLI's over-long line, which is never held whole. Internal to the CLI; `submit` takes it
+ * alongside strings.
+ *
+ * @example
+ * ```ts
+ * await fleet.submit([url, new FailedInput("https://a.test/aaa…", overlongError(line))] as AsyncIterable<string>);
+ * ```
+ */
+export class FailedInput {
+  constructor(
+    readonly input: string,
+    readonly error: unknown,
+  ) {}
+}
+
+// An input longer than any URL the resolver accepts is not stored whole (one job, one Redis value
+// per chunk): its outcome shows its first characters and fails as the resolver would fail it.
+function tooLong(url: string): FailedInput | undefined {
+  try {
+    checkUrlLength(url, "the input", url);
+    return undefined;
+  } catch (error) {
+    return new FailedInput(`${url.slice(0, 64)}…`, error);
+  }
 }
 
 type Redis = ReturnType<typeof createRedisClient>;
 
 const MAX_CHUNK_SIZE = 10_000;
-// Chunks one worker runs at once: two, so the next chunk starts while a slow input holds the tail
-// of the other.
-const CHUNKS_PER_WORKER = 2;
+/**
+ * A chunk is cut early when its inputs reach this many characters, so no job or stored chunk grows
+ * past a few MB whatever the inputs (at most 10,000 × 64 Ki otherwise).
+ *
+ * @example
+ * ```ts
+ * MAX_CHUNK_CHARS; // 4194304
+ * ```
+ */
+export const MAX_CHUNK_CHARS = 4 * 1024 * 1024;
+// Chunks one worker runs at once, sharing its `concurrency` lanes: more than one, so the lanes stay
+// busy while a slow input holds the tail of a chunk and while a finished chunk is written.
+const CHUNKS_PER_WORKER = 4;
+// BullMQ fails a job that stalled more often than this without any event a worker sees, which
+// would leave its inputs without outcomes: each death of a rerun chunk adds a suspicion to the
+// inputs it had in flight, so a chunk dies about 1 + POISON_CRASHES × its size times at most.
+const MAX_STALLS = 1 + POISON_CRASHES * MAX_CHUNK_SIZE;
 
 function newJobName(): string {
   return `job-${new Date().toISOString().replace(/[:.]/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
@@ -52,38 +94,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       { once: true },
     );
   });
-}
-
-async function resolveChunk(
-  client: Client,
-  data: ChunkData,
-  concurrency: number,
-  isolate: boolean,
-): Promise<StoredOutcome[]> {
-  const out: StoredOutcome[] = new Array(data.urls.length);
-  if (!isolate) {
-    for await (const outcome of client.resolveMany(data.urls, { concurrency })) {
-      out[outcome.index] = encodeOutcome({ ...outcome, index: data.start + outcome.index });
-    }
-    return out;
-  }
-  // A retried chunk crashed as a whole: each input now runs alone, so whatever crashed it fails
-  // only its own input, with its error, and the rest of the chunk still succeeds.
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < data.urls.length) {
-      const i = next++;
-      const input = data.urls[i] as string;
-      const index = data.start + i;
-      try {
-        out[i] = { index, input, ok: true, result: await client.resolve(input) };
-      } catch (error) {
-        out[i] = { index, input, ok: false, error: encodeError(error) };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, data.urls.length) }, lane));
-  return out;
 }
 
 /**
@@ -153,6 +163,7 @@ export function createFleet(options: FleetOptions): Fleet {
       .set(keys.chunk(data.chunk), JSON.stringify(outcomes), { EX: ttl })
       .hSet(keys.counts, String(data.chunk), `${outcomes.length},${failed}`)
       .expire(keys.counts, ttl)
+      .del(keys.partial(data.chunk))
       .exec();
   }
 
@@ -172,8 +183,11 @@ export function createFleet(options: FleetOptions): Fleet {
       let count = 0;
       let chunk = 0;
       let buffer: string[] = [];
+      let chars = 0;
+      let failed: Record<number, StoredError> | undefined;
       const flush = async (): Promise<void> => {
         const data: ChunkData = { job, chunk, start: count - buffer.length, urls: buffer };
+        if (failed !== undefined) data.failed = failed;
         await q.add(job, data, {
           jobId: `${job}__${chunk}`,
           attempts: settings.attempts,
@@ -184,12 +198,22 @@ export function createFleet(options: FleetOptions): Fleet {
         await r.hSet(keys.meta, "submitted", count);
         chunk++;
         buffer = [];
+        chars = 0;
+        failed = undefined;
       };
       // Streamed: one chunk is held at a time, however long the input.
-      for await (const url of urls as AsyncIterable<string>) {
-        buffer.push(String(url));
+      for await (const item of urls as AsyncIterable<string | FailedInput>) {
+        const url = item instanceof FailedInput ? item : String(item);
+        const failure = typeof url === "string" ? tooLong(url) : url;
+        const input = failure === undefined ? (url as string) : failure.input;
+        if (failure !== undefined) {
+          failed ??= {};
+          failed[buffer.length] = encodeError(failure.error);
+        }
+        buffer.push(input);
+        chars += input.length;
         count++;
-        if (buffer.length === chunkSize) await flush();
+        if (buffer.length === chunkSize || chars >= MAX_CHUNK_CHARS) await flush();
       }
       if (buffer.length > 0) await flush();
       await r.hSet(keys.meta, { total: count, chunks: chunk });
@@ -216,15 +240,27 @@ export function createFleet(options: FleetOptions): Fleet {
         clientOptions.cache ??
         redisCache(settings.redis, { prefix: `canonurl:fleet:${settings.queue}:cache:` });
       const client = createClient({ ...clientOptions, transport, cache });
-      const perChunk = Math.max(1, Math.ceil(concurrency / CHUNKS_PER_WORKER));
+      const lane = lanes(concurrency);
       const worker = new Worker<ChunkData>(
         settings.queue,
         async (job: Job<ChunkData>) => {
-          const failuresBefore = transport.redisFailures + redisTrouble;
-          const outcomes = await resolveChunk(client, job.data, perChunk, job.attemptsMade > 0);
+          const trouble = (): number => transport.redisFailures + redisTrouble;
+          const failuresBefore = trouble();
+          const crashed = job.attemptsMade > 0 || job.stalledCounter > 0;
+          const outcomes = crashed
+            ? await resolveTracked(
+                client,
+                r,
+                jobKeys(settings.queue, job.data.job).partial(job.data.chunk),
+                settings.resultTtlSeconds,
+                job.data,
+                lane,
+                trouble,
+              )
+            : await resolveChunk(client, job.data, lane);
           // Redis failed under this chunk: an input that timed out waiting for its host slot
           // failed because of the fleet, not itself. The chunk runs again (BullMQ attempts).
-          if (transport.redisFailures + redisTrouble !== failuresBefore) {
+          if (trouble() !== failuresBefore) {
             throw new Error("Redis was unavailable while the chunk ran; it runs again");
           }
           await storeChunk(job.data, outcomes);
@@ -234,7 +270,7 @@ export function createFleet(options: FleetOptions): Fleet {
           concurrency: CHUNKS_PER_WORKER,
           stalledInterval: settings.stalledIntervalMs,
           lockDuration: settings.stalledIntervalMs,
-          maxStalledCount: 3,
+          maxStalledCount: MAX_STALLS,
         },
       );
       worker.on("error", () => {});
@@ -273,12 +309,12 @@ export function createFleet(options: FleetOptions): Fleet {
       const meta = await r.hGetAll(keys.meta);
       if (meta.chunkSize === undefined)
         throw new TypeError(`fleet.results: no job '${job}' (or its results expired)`);
-      const chunkSize = Number(meta.chunkSize);
       let next = 0;
-      let wait = 50;
+      let wait = 10;
       for (;;) {
-        const total = await r.hGet(keys.meta, "total");
-        if (total != null && next * chunkSize >= Number(total)) return;
+        // Chunks may be cut short (MAX_CHUNK_CHARS): the end is the chunk count, set last.
+        const chunks = await r.hGet(keys.meta, "chunks");
+        if (chunks != null && next >= Number(chunks)) return;
         const batch = Array.from({ length: 16 }, (_, i) => keys.chunk(next + i));
         const texts = await r.mGet(batch);
         let got = 0;
@@ -289,12 +325,14 @@ export function createFleet(options: FleetOptions): Fleet {
           got++;
         }
         if (got > 0) {
-          wait = 50;
+          wait = 10;
           continue;
         }
         if (!follow || init.signal?.aborted) return;
         await sleep(wait, init.signal);
-        wait = Math.min(wait * 2, 1000);
+        // Short waits: a reader that slept a second after a late chunk would add that second to
+        // the run; an MGET a few times a second costs Redis nothing.
+        wait = Math.min(wait * 2, 200);
       }
     },
 

@@ -16,7 +16,8 @@ export interface HostLimitOptions {
   prefix: string;
   /**
    * How long a slot is held at most when its holder never gives it back (a worker killed with
-   * SIGKILL): longer than any one request may take (the client's total timeout).
+   * SIGKILL): longer than any one request may take (the client's total timeout) plus REUSE_MS,
+   * since a slot taken once may start requests for REUSE_MS.
    */
   leaseMs: number;
   /** Longest Retry-After pause (429/503) honoured for the whole fleet. */
@@ -26,30 +27,59 @@ export interface HostLimitOptions {
 // One atomic step per attempt: drop the slots whose lease ran out (their holder died), refuse while
 // the host is paused by a Retry-After, else take a slot if fewer than ARGV[2] are held. A sorted set
 // scored by lease end, not INCR/DECR: a counter a killed worker incremented would stay high forever.
+// Returns the slots held after taking one (0: none taken), so the taker knows whether others may
+// be short of slots.
 const ACQUIRE = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+local held = redis.call('ZCARD', KEYS[1])
+if held < tonumber(ARGV[2]) then
   redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
-  return 1
+  return held + 1
 end
 return 0`;
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }
-    function stop(): void {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }
-    signal.addEventListener("abort", stop, { once: true });
-  });
+// A slot taken from Redis serves more than one request of this process before it goes back: the
+// Redis round trip to take a slot is most of what the limit costs a request. Bounded, so other
+// workers get their turn: a slot starts requests for at most REUSE_MS after it was taken and at
+// most MAX_USES of them; a Retry-After pause another worker saw stops this process's slots of the
+// host within REUSE_MS.
+const REUSE_MS = 250;
+const MAX_USES = 32;
+// A slot with no request waiting for it is kept this long for the next request to its host, but
+// only while the host had slots to spare when it was taken (at most half of the limit held): when
+// the host is busy, a kept slot would be one another worker waits for.
+const IDLE_MS = 50;
+// Waiting for a full host: one Redis poll per host and process at a time, after short growing
+// waits with jitter (a freed slot is taken within a few ms without the pollers moving in lock step).
+const FIRST_WAIT_MS = 1;
+const LONGEST_WAIT_MS = 16;
+
+interface Slot {
+  member: string;
+  takenAt: number;
+  uses: number;
+  spare: boolean;
+  idleSince: number;
+}
+
+interface Waiter {
+  give(slot: Slot): void;
+}
+
+/** The slots and waiters of one host in this process. */
+interface Gate {
+  idle: Slot[];
+  /** Until when a Retry-After this process saw pauses the host (its slots go back meanwhile). */
+  pausedUntil: number;
+  waiters: Waiter[];
+  polling: boolean;
+  sweep: ReturnType<typeof setTimeout> | undefined;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function retryAfterMs(response: TransportResponse): number {
@@ -64,9 +94,12 @@ function retryAfterMs(response: TransportResponse): number {
 
 /**
  * Wraps a transport so that at most `limit` requests to one host are in flight across the whole
- * fleet: each request takes a slot in a Redis sorted set (one per host) before it is sent and gives
- * it back when its response is disposed. A 429 or 503 with a Retry-After pauses the host for every
- * worker (capped at `maxPauseMs`). A slot whose holder died expires after `leaseMs`.
+ * fleet: each request holds a slot of a Redis sorted set (one per host) while it is sent and read.
+ * A slot is taken with one atomic script and, once its request is done, handed to the next request
+ * of this process waiting for that host (or kept a moment for one) before it goes back to Redis,
+ * so most requests cost no Redis round trip; requests waiting for a full host wait in this process,
+ * one of them polling Redis. A 429 or 503 with a Retry-After pauses the host for every worker
+ * (capped at `maxPauseMs`). A slot whose holder died expires after `leaseMs`.
  *
  * @example
  * ```ts
@@ -80,53 +113,155 @@ export function limitHosts(
 ): Transport & { readonly redisFailures: number } {
   const { limit, prefix, leaseMs, maxPauseMs } = options;
   let redisFailures = 0;
-  async function acquire(host: string, signal: AbortSignal): Promise<string> {
+  const gates = new Map<string, Gate>();
+  const key = (host: string): string => `${prefix}host:${host}`;
+
+  function gateOf(host: string): Gate {
+    let gate = gates.get(host);
+    if (gate === undefined) {
+      gate = { idle: [], pausedUntil: 0, waiters: [], polling: false, sweep: undefined };
+      gates.set(host, gate);
+    }
+    return gate;
+  }
+
+  function usable(slot: Slot, gate: Gate): boolean {
+    const now = Date.now();
+    return slot.uses < MAX_USES && now - slot.takenAt < REUSE_MS && now >= gate.pausedUntil;
+  }
+
+  function giveBack(host: string, slot: Slot): void {
+    // Not awaited: the request is done; the slot stays taken one round trip longer, never shorter.
+    redis.zRem(key(host), slot.member).catch(() => {});
+  }
+
+  async function take(host: string): Promise<Slot | undefined> {
     const member = randomUUID();
-    const slots = `${prefix}host:${host}`;
-    const pause = `${prefix}pause:${host}`;
-    let wait = 2;
-    for (;;) {
-      const now = Date.now();
-      let got: unknown = 0;
-      try {
-        got = await redis.eval(ACQUIRE, {
-          keys: [slots, pause],
+    const now = Date.now();
+    try {
+      const held = Number(
+        await redis.eval(ACQUIRE, {
+          keys: [key(host), `${prefix}pause:${host}`],
           arguments: [String(now), String(limit), String(now + leaseMs), member, String(leaseMs * 2)],
-        });
-      } catch {
-        // Redis is away (restarting, unreachable): wait for it within the request's deadline. The
-        // count tells the chunk that its failures may be the fleet's, not the inputs'.
-        redisFailures++;
+        }),
+      );
+      if (held > 0) return { member, takenAt: now, uses: 0, spare: held * 2 <= limit, idleSince: 0 };
+    } catch {
+      // Redis is away (restarting, unreachable): wait for it within the request's deadline. The
+      // count tells the chunk that its failures may be the fleet's, not the inputs'.
+      redisFailures++;
+    }
+    return undefined;
+  }
+
+  // One poller per host while requests of this process wait for it.
+  async function poll(host: string, gate: Gate): Promise<void> {
+    gate.polling = true;
+    let wait = FIRST_WAIT_MS;
+    try {
+      while (gate.waiters.length > 0) {
+        const slot = await take(host);
+        if (slot !== undefined) {
+          release(host, slot, false);
+          wait = FIRST_WAIT_MS;
+          continue;
+        }
+        await sleep(wait + Math.random() * wait);
+        wait = Math.min(wait * 2, LONGEST_WAIT_MS);
       }
-      if (got === 1) return member;
-      // Short, growing waits with jitter: a freed slot is taken within a few ms without the
-      // waiters polling Redis in lock step.
-      await sleep(wait + Math.random() * wait, signal);
-      wait = Math.min(wait * 2, 50);
+    } finally {
+      gate.polling = false;
     }
   }
+
+  function sweepLater(host: string, gate: Gate): void {
+    if (gate.sweep !== undefined) return;
+    gate.sweep = setTimeout(() => {
+      gate.sweep = undefined;
+      const now = Date.now();
+      const keep: Slot[] = [];
+      for (const slot of gate.idle) {
+        if (now - slot.idleSince < IDLE_MS && usable(slot, gate)) keep.push(slot);
+        else giveBack(host, slot);
+      }
+      gate.idle = keep;
+      if (keep.length > 0) sweepLater(host, gate);
+    }, IDLE_MS);
+    gate.sweep.unref?.();
+  }
+
+  // A slot whose request is done (or fresh from Redis): to the first waiter, kept idle, or back.
+  function release(host: string, slot: Slot, used: boolean): void {
+    if (used) slot.uses++;
+    const gate = gateOf(host);
+    const waiter = usable(slot, gate) ? gate.waiters.shift() : undefined;
+    if (waiter !== undefined) waiter.give(slot);
+    else if (!usable(slot, gate) || !slot.spare) giveBack(host, slot);
+    else {
+      slot.idleSince = Date.now();
+      gate.idle.push(slot);
+      sweepLater(host, gate);
+    }
+  }
+
+  async function acquire(host: string, signal: AbortSignal): Promise<Slot> {
+    signal.throwIfAborted();
+    const gate = gateOf(host);
+    while (gate.idle.length > 0) {
+      const slot = gate.idle.pop() as Slot;
+      if (usable(slot, gate)) return slot;
+      giveBack(host, slot);
+    }
+    if (gate.waiters.length === 0) {
+      const slot = await take(host);
+      if (slot !== undefined) return slot;
+    }
+    return new Promise<Slot>((resolve, reject) => {
+      const waiter: Waiter = {
+        give(slot) {
+          signal.removeEventListener("abort", stop);
+          resolve(slot);
+        },
+      };
+      function stop(): void {
+        const at = gate.waiters.indexOf(waiter);
+        if (at >= 0) gate.waiters.splice(at, 1);
+        reject(signal.reason);
+      }
+      signal.addEventListener("abort", stop, { once: true });
+      gate.waiters.push(waiter);
+      if (!gate.polling) void poll(host, gate);
+    });
+  }
+
   return {
     get redisFailures() {
       return redisFailures;
     },
     async request(request: TransportRequest): Promise<TransportResponse> {
       const host = request.url.host;
-      const member = await acquire(host, request.signal);
+      const slot = await acquire(host, request.signal);
       let released = false;
-      const release = async (): Promise<void> => {
+      const done = (): void => {
         if (released) return;
         released = true;
-        await redis.zRem(`${prefix}host:${host}`, member).catch(() => {});
+        release(host, slot, true);
       };
       let response: TransportResponse;
       try {
         response = await inner.request(request);
       } catch (error) {
-        await release();
+        done();
         throw error;
       }
       const pauseMs = Math.min(retryAfterMs(response), maxPauseMs);
-      if (pauseMs > 0) await redis.set(`${prefix}pause:${host}`, "1", { PX: pauseMs }).catch(() => {});
+      if (pauseMs > 0) {
+        await redis.set(`${prefix}pause:${host}`, "1", { PX: pauseMs }).catch(() => {});
+        // No slot of this process carries a request into the pause: each goes back when done.
+        const gate = gateOf(host);
+        gate.pausedUntil = Math.max(gate.pausedUntil, Date.now() + pauseMs);
+        for (const idle of gate.idle.splice(0)) giveBack(host, idle);
+      }
       return {
         status: response.status,
         headers: response.headers,
@@ -135,12 +270,16 @@ export function limitHosts(
           try {
             await response.dispose();
           } finally {
-            await release();
+            done();
           }
         },
       };
     },
     async close() {
+      for (const [host, gate] of gates) {
+        if (gate.sweep !== undefined) clearTimeout(gate.sweep);
+        for (const slot of gate.idle.splice(0)) giveBack(host, slot);
+      }
       await inner.close?.();
     },
   };

@@ -16,6 +16,11 @@ export function jobKeys(queue: string, job: string) {
     counts: `${p}counts`,
     /** String: the JSON array of a chunk's stored outcomes. */
     chunk: (n: number) => `${p}chunk:${n}`,
+    /**
+     * Hash of a chunk rerun after a crash: `done:N` -> input N's stored outcome, `run:N` -> input
+     * N is in flight, `crash:N` -> times a worker died with input N in flight.
+     */
+    partial: (n: number) => `${p}partial:${n}`,
   };
 }
 

@@ -37,12 +37,16 @@ export async function startOrigin(): Promise<Origin> {
   return { server: await startLocalServer({ handler }), peak };
 }
 
-/** `n` inputs over hosts h0.test … h(hosts-1).test: successes, redirects, 404s, slow ones, invalid ones. */
-export function fleetInputs(n: number, port: number, hosts = 4): string[] {
-  const kinds = ["ok", "r", "404", "slow", "ok", "ok"];
+/**
+ * `n` inputs over hosts h0.test … h(hosts-1).test: successes, redirects, 404s, slow ones (every
+ * `slowEvery`-th input of a cycle of six by default), invalid ones.
+ */
+export function fleetInputs(n: number, port: number, hosts = 4, slowEvery = 6): string[] {
+  const kinds = ["ok", "r", "404", "ok", "ok", "ok"];
   return Array.from({ length: n }, (_, i) => {
     if (i % 97 === 13) return "not a url";
-    return `http://h${i % hosts}.test:${port}/${kinds[i % kinds.length]}/${i}`;
+    const kind = i % slowEvery === 3 ? "slow" : kinds[i % kinds.length];
+    return `http://h${i % hosts}.test:${port}/${kind}/${i}`;
   });
 }
 

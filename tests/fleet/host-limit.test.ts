@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createClient as createRedisClient } from "redis";
+import { type HostLimitRedis, limitHosts } from "../../src/fleet/host-limit.js";
+import type { Transport, TransportRequest, TransportResponse } from "../../src/resolve/http/transport.js";
+import { testRedisUrl } from "../helpers/redis-server.js";
+
+type Redis = ReturnType<typeof createRedisClient>;
+
+// No network: the injected transport answers after `holdMs`, counting what is in flight per host.
+function countingTransport(holdMs: number, status: (n: number) => [number, Record<string, string>]) {
+  let inFlight = 0;
+  let peak = 0;
+  const sent: number[] = [];
+  const transport: Transport = {
+    async request(): Promise<TransportResponse> {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      sent.push(Date.now());
+      await new Promise((resolve) => setTimeout(resolve, holdMs));
+      const [code, headers] = status(sent.length);
+      return {
+        status: code,
+        headers,
+        body: (async function* () {})(),
+        async dispose() {
+          inFlight--;
+        },
+      };
+    },
+  };
+  return { transport, sent, peak: () => peak };
+}
+
+function request(host: string): TransportRequest {
+  return {
+    url: new URL(`http://${host}/`),
+    method: "GET",
+    headers: {},
+    addresses: ["127.0.0.1"],
+    signal: AbortSignal.timeout(10_000),
+    connectTimeoutMs: 1_000,
+    readTimeoutMs: 1_000,
+    writeTimeoutMs: 1_000,
+  };
+}
+
+async function send(t: Transport, host: string): Promise<number> {
+  const response = await t.request(request(host));
+  await response.dispose();
+  return response.status;
+}
+
+describe("limitHosts (real Redis, several limiters as several workers)", () => {
+  let redis: Redis;
+  before(async () => {
+    redis = createRedisClient({ url: testRedisUrl() });
+    await redis.connect();
+  });
+  after(() => redis.close());
+
+  it("never more than the limit in flight across workers; slots are reused, not taken per request", {
+    timeout: 30_000,
+  }, async () => {
+    const prefix = `canonurl:test:hl${process.pid}a:`;
+    const inner = countingTransport(3, () => [200, {}]);
+    let taken = 0;
+    const counted: HostLimitRedis = {
+      // Slots taken (not polls of a full host, which are the cost of waiting).
+      eval: async (script, options) => {
+        const held = await redis.eval(script, options);
+        if (Number(held) > 0) taken++;
+        return held;
+      },
+      zRem: (key, member) => redis.zRem(key, member),
+      set: (key, value, options) => redis.set(key, value, options),
+    };
+    const workers = [1, 2, 3].map(() =>
+      limitHosts(inner.transport, counted, { limit: 2, prefix, leaseMs: 20_000, maxPauseMs: 5_000 }),
+    );
+    const PER_WORKER = 60;
+    await Promise.all(
+      workers.flatMap((w) => Array.from({ length: PER_WORKER }, () => send(w, "one.test:80"))),
+    );
+    assert.equal(inner.sent.length, 3 * PER_WORKER);
+    assert.equal(inner.peak(), 2, "the limit was reached and never passed");
+    assert.ok(taken < inner.sent.length / 2, `${taken} slots taken for ${inner.sent.length} requests`);
+    await Promise.all(workers.map((w) => w.close?.()));
+    // Every slot went back.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(await redis.zCard(`${prefix}host:one.test:80`), 0);
+  });
+
+  it("a Retry-After pauses the host for the worker that saw it and, within 250 ms, for the others", {
+    timeout: 30_000,
+  }, async () => {
+    const prefix = `canonurl:test:hl${process.pid}b:`;
+    // The first request answers 429 with Retry-After: 1; every other one 200.
+    const inner = countingTransport(1, (n) => (n === 2 ? [429, { "retry-after": "1" }] : [200, {}]));
+    const options = { limit: 4, prefix, leaseMs: 20_000, maxPauseMs: 5_000 };
+    const a = limitHosts(inner.transport, redis, options);
+    const b = limitHosts(inner.transport, redis, options);
+    assert.equal(await send(b, "busy.test:80"), 200);
+    assert.equal(await send(a, "busy.test:80"), 429);
+    const pausedAt = Date.now();
+    const sentBefore = inner.sent.length;
+    // a at once, b after its slots may no longer carry requests.
+    const fromA = send(a, "busy.test:80");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const fromB = send(b, "busy.test:80");
+    assert.deepEqual(await Promise.all([fromA, fromB]), [200, 200]);
+    const later = inner.sent.slice(sentBefore);
+    assert.equal(later.length, 2);
+    for (const at of later)
+      assert.ok(at - pausedAt >= 900, `a request went out ${at - pausedAt} ms into the pause`);
+    await a.close?.();
+    await b.close?.();
+  });
+});
