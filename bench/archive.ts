@@ -1,4 +1,6 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import {
   clearUrlsRules,
   clearUrlsSnapshotPath,
@@ -68,6 +70,11 @@ export function benchArchive(corpus: readonly string[], rounds: number): void {
   report("archive: surt", corpus.length, rounds, s, ["normalize identity", "normalize rfc3986"]);
   const c = measureInterleaved(clearUrlsCases, corpus, rounds);
   report("archive: ClearURLs pack", corpus.length, rounds, c, ["normalize (default rules)"]);
+  // The same cases in a process with canonurl alone (see archive-alone.ts for why both).
+  spawnSync(process.execPath, [fileURLToPath(new URL("./archive-alone.js", import.meta.url))], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_URLS: String(corpus.length), BENCH_ROUNDS: String(rounds) },
+  });
   const hostile = hostileUrls(8192);
   const data = JSON.parse(readFileSync(clearUrlsSnapshotPath(), "utf8")) as {
     providers: Record<string, Record<string, unknown>>;

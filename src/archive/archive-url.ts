@@ -25,7 +25,28 @@ export interface ArchiveUrl {
   fragment: string | null;
 }
 
-const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+function isAlpha(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+
+// `^[a-zA-Z][a-zA-Z0-9+.-]*:`, by hand: this runs on every key.
+function startsWithScheme(url: string): boolean {
+  if (!isAlpha(url.charCodeAt(0))) return false;
+  for (let i = 1; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 0x3a) return true;
+    if (!(isAlpha(c) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2e || c === 0x2d)) return false;
+  }
+  return false;
+}
+
+function hasTabOrNewline(url: string): boolean {
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 0x09 || c === 0x0a || c === 0x0d) return true;
+  }
+  return false;
+}
 
 function isSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d);
@@ -52,8 +73,8 @@ function stripEdges(text: string): string {
  */
 export function parseArchiveUrl(raw: string): ArchiveUrl | undefined {
   let url = stripEdges(raw);
-  if (/[\t\n\r]/.test(url)) url = url.replace(/[\t\n\r]/g, "");
-  if (!SCHEME.test(url)) url = `http://${url}`;
+  if (hasTabOrNewline(url)) url = url.replace(/[\t\n\r]/g, "");
+  if (!startsWithScheme(url)) url = `http://${url}`;
   // handyurl: "http://https://order.1and1.com" is https://order.1and1.com.
   const sep = url.indexOf("://");
   const twice = (sep === 4 || sep === 5) && url.slice(sep + 3, sep + 7).toLowerCase() === "http";
@@ -112,10 +133,18 @@ function readNetloc(netloc: string, parts: ArchiveUrl): boolean {
   const colon = hostport.lastIndexOf(":");
   let host = hostport;
   if (colon > bracket) {
-    const port = hostport.slice(colon + 1);
-    if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) return false;
+    // `^[0-9]{1,5}$` and at most 65535, read by hand.
+    const digits = hostport.length - colon - 1;
+    if (digits < 1 || digits > 5) return false;
+    let value = 0;
+    for (let i = colon + 1; i < hostport.length; i++) {
+      const c = hostport.charCodeAt(i);
+      if (c < 0x30 || c > 0x39) return false;
+      value = value * 10 + (c - 0x30);
+    }
+    if (value > 65535) return false;
     host = hostport.slice(0, colon);
-    parts.port = Number(port) === 0 ? null : String(Number(port));
+    parts.port = value === 0 ? null : String(value);
   }
   parts.host = host === "" ? null : host.toLowerCase();
   return true;

@@ -97,6 +97,17 @@ function toAscii(host: string): string {
   }
 }
 
+// A rooted path without an empty segment (other than a trailing one), a `.` or a `..`: what
+// normalizeArchivePath returns unchanged. As in isPlainPath, `/.` anywhere sends it the long way.
+function keepsSegments(path: string): boolean {
+  if (path.charCodeAt(0) !== 0x2f) return false;
+  for (let i = 1; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if ((c === 0x2f || c === 0x2e) && path.charCodeAt(i - 1) === 0x2f) return false;
+  }
+  return true;
+}
+
 /**
  * surt's normalizePath: `.` segments dropped, `..` pops a segment (kept when there is none to
  * pop), empty segments dropped except a trailing one, and an empty path is `/`.
@@ -108,6 +119,7 @@ function toAscii(host: string): string {
  */
 export function normalizeArchivePath(path: string): string {
   if (path === "") return "/";
+  if (keepsSegments(path)) return path;
   const segments = path.split("/");
   const kept: string[] = [];
   for (let i = 1; i < segments.length; i++) {

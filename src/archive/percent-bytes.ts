@@ -97,9 +97,62 @@ export function escapeOnce(bytes: Uint8Array): string {
  * ```
  */
 export function minimalEscape(text: string): string {
-  if (isPlain(text)) return text;
+  // Plain text comes back from the one-pass path as it is, without a copy.
+  const quick = minimalEscapeAscii(text);
+  if (quick !== undefined) return quick;
   const bytes = utf8(text);
   return escapeOnce(unescapeInto(bytes, bytes));
+}
+
+function needsEscape(b: number): boolean {
+  return b <= 0x20 || b >= 0x7f || b === 0x23 || b === 0x25;
+}
+
+function isHexDigit(c: number): boolean {
+  return hexValue(c) >= 0;
+}
+
+/**
+ * minimalEscape of ASCII text in one pass over the string, for the common case where decoding
+ * cannot cascade: every `%XX` decodes to a byte that is neither `%` nor a hex digit, so no decoded
+ * byte can start or complete another `%XX` and one left-to-right decode reaches the fixpoint.
+ * Returns `undefined` (the byte-level path decides) for non-ASCII text or a cascading escape.
+ * Text that is already minimal (a normalized URL's `%C3%A9`, `%20`) comes back without a copy.
+ */
+function minimalEscapeAscii(text: string): string | undefined {
+  let out = "";
+  let copied = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return undefined;
+    let replacement: string;
+    if (
+      c === 0x25 &&
+      i + 2 < text.length &&
+      isHexDigit(text.charCodeAt(i + 1)) &&
+      isHexDigit(text.charCodeAt(i + 2))
+    ) {
+      const h1 = text.charCodeAt(i + 1);
+      const h2 = text.charCodeAt(i + 2);
+      const b = hexValue(h1) * 16 + hexValue(h2);
+      if (b === 0x25 || isHexDigit(b)) return undefined;
+      if (needsEscape(b)) {
+        // Already escaped: unchanged when its hex digits are uppercase.
+        if (h1 === (HEX_CODES[b >> 4] as number) && h2 === (HEX_CODES[b & 15] as number)) {
+          i += 2;
+          continue;
+        }
+        replacement = `%${String.fromCharCode(HEX_CODES[b >> 4] as number, HEX_CODES[b & 15] as number)}`;
+      } else replacement = String.fromCharCode(b);
+      out += text.slice(copied, i) + replacement;
+      i += 2;
+      copied = i + 1;
+    } else if (needsEscape(c)) {
+      out += `${text.slice(copied, i)}%${String.fromCharCode(HEX_CODES[c >> 4] as number, HEX_CODES[c & 15] as number)}`;
+      copied = i + 1;
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 // ASCII text (most of what reaches here: escapes, not raw UTF-8) is its own bytes; copying them

@@ -52,15 +52,29 @@ export function stripQuerySessionId(query: string): string {
   // Every id's name ends in "id" ("sid=", "…sessionid…", "cfid="): a query without it has none.
   if (!query.includes("id") && !/id/i.test(query)) return query;
   let q = query;
+  // The lowercased text is made again only after a cut: most queries hold none of the names.
+  let lower = q.toLowerCase();
+  // Every name holds "sessionid" (jsessionid, aspsessionid), "sid=" (phpsessid, sid) or is "cfid=".
+  if (!lower.includes("sid=") && !lower.includes("sessionid") && !lower.includes("cfid=")) return query;
   for (const key of ["jsessionid=", "phpsessid=", "sid="]) {
-    q = stripLast(q, q.toLowerCase(), key, (at) => run(q, at, 32, isAlnum));
+    if (!lower.includes(key)) continue;
+    const next = stripLast(q, lower, key, (at) => run(q, at, 32, isAlnum));
+    if (next !== q) {
+      q = next;
+      lower = q.toLowerCase();
+    }
   }
-  q = stripLast(q, q.toLowerCase(), "aspsessionid", (at) => {
-    const eq = run(q, at, 8, isAlpha);
-    if (eq === -1 || q.charCodeAt(eq) !== 0x3d) return -1;
-    return run(q, eq + 1, 24, isAlpha);
-  });
-  const lower = q.toLowerCase();
+  if (lower.includes("aspsessionid")) {
+    const next = stripLast(q, lower, "aspsessionid", (at) => {
+      const eq = run(q, at, 8, isAlpha);
+      if (eq === -1 || q.charCodeAt(eq) !== 0x3d) return -1;
+      return run(q, eq + 1, 24, isAlpha);
+    });
+    if (next !== q) {
+      q = next;
+      lower = q.toLowerCase();
+    }
+  }
   if (lower.includes("cfid=")) {
     // nextAmp[i]: the first "&" at or after i; built once so each candidate is O(1).
     const nextAmp = new Int32Array(q.length + 1);
@@ -106,6 +120,8 @@ function sessionSegmentEnd(path: string, at: number): number {
  * ```
  */
 export function stripPathSessionId(path: string): string {
+  // ".aspx" in any case has a dot: most paths are settled without a lowercased copy.
+  if (!path.includes(".")) return path;
   const aspx = path.toLowerCase().lastIndexOf(".aspx");
   if (aspx === -1) return path;
   for (

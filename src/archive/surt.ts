@@ -1,6 +1,8 @@
 import { UrlError } from "../errors/url-error.js";
-import { normalize } from "../pipeline/normalize.js";
+import { canonicalWith } from "../pipeline/normalize.js";
+import { resolveNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
 import { parseArchiveUrl } from "./archive-url.js";
+import { surtOfCanonical } from "./canonical-surt.js";
 import { formatSurt } from "./format-archive-url.js";
 import { googleCanonicalize } from "./google-canonicalize.js";
 import { iaCanonicalize } from "./ia-canonicalize.js";
@@ -9,8 +11,9 @@ import { resolveSurtOptions, type SurtOptions } from "./surt-options.js";
 // Records a CDX index keys by their own text (the Archive's key maker returns them unchanged).
 const VERBATIM = /^(?:filedesc|warcinfo|dns:)/i;
 const HTTP_OR_NO_SCHEME = /^(?:https?:|(?![a-zA-Z][a-zA-Z0-9+.-]*:))/i;
-const RFC3986 = Object.freeze({ preset: "rfc3986" as const });
-const IDENTITY = Object.freeze({ preset: "identity" as const });
+// Resolved once: normalize() would validate the same two option objects on every key.
+const RFC3986 = resolveNormalizeOptions({ preset: "rfc3986" });
+const IDENTITY = resolveNormalizeOptions({ preset: "identity" });
 
 // The two tests run on every key: a look at the first characters settles most of them before
 // any regex runs.
@@ -20,8 +23,16 @@ function isVerbatim(text: string): boolean {
 }
 
 function isHttpOrNoScheme(text: string): boolean {
-  const head = text.slice(0, 6).toLowerCase();
-  if (head.startsWith("http:") || head === "https:") return true;
+  // "http:" or "https:" in any case, read without a lowercased copy.
+  if (
+    (text.charCodeAt(0) | 0x20) === 0x68 &&
+    (text.charCodeAt(1) | 0x20) === 0x74 &&
+    (text.charCodeAt(2) | 0x20) === 0x74 &&
+    (text.charCodeAt(3) | 0x20) === 0x70
+  ) {
+    const c = text.charCodeAt(4);
+    if (c === 0x3a || ((c | 0x20) === 0x73 && text.charCodeAt(5) === 0x3a)) return true;
+  }
   return HTTP_OR_NO_SCHEME.test(text);
 }
 
@@ -50,10 +61,13 @@ export function surt(url: string, options?: SurtOptions): string {
   const trimmed = url.trim();
   if (trimmed === "") return "-";
   if (isVerbatim(trimmed)) return trimmed;
-  const text =
-    preset !== "none" && isHttpOrNoScheme(trimmed)
-      ? normalize(trimmed, preset === "rfc3986" ? RFC3986 : IDENTITY)
-      : trimmed;
+  let text = trimmed;
+  if (preset !== "none" && isHttpOrNoScheme(trimmed)) {
+    text = canonicalWith(trimmed, preset === "rfc3986" ? RFC3986 : IDENTITY);
+    // A normalized URL of the usual shape is keyed from its text; any other takes the steps below.
+    const key = surtOfCanonical(text, keepWww);
+    if (key !== undefined) return key;
+  }
   const parts = parseArchiveUrl(text);
   if (parts === undefined)
     throw new UrlError("invalid-url", `invalid URL (port): ${JSON.stringify(url)}`, { url });

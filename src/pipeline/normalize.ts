@@ -12,6 +12,7 @@ import { type GenericResult, genericPass, normalizePath, removeMatching } from "
 import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
 import { ruleLookup } from "./rule-lookup.js";
+import { ruleTextGate } from "./rule-text-gate.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
 // An unwrapped link (google.com/url?q=…) goes through the whole pipeline again, one wrapper at a
@@ -180,6 +181,11 @@ function runParsed(
     rule = declared;
     output = applyDeclared(declared, parts);
   } else {
+    // Code rules are handed a URL; a list whose code rules say from the text that they leave the
+    // link alone (the ClearURLs pack) spares building it.
+    const gate = ruleTextGate(lookup);
+    if (gate !== undefined && !gate(generic.hostname, generic.href))
+      return unchangedResult(generic, withFragment, steps);
     const ruleInput = new URL(generic.href);
     rule = lookup.find(ruleInput);
     if (rule === undefined) return unchangedResult(generic, withFragment, steps);

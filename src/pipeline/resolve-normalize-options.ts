@@ -88,9 +88,13 @@ export function resolveNormalizeOptions(
   if (options === undefined) return PRESET_DEFAULTS.identity;
   if (typeof options !== "object" || options === null) throw new TypeError("options must be an object");
   let changed = false;
+  let onlyRules = true;
   for (const key in options) {
     if (NORMALIZE_OPTION_KEYS.has(key)) {
-      if (key !== "preset" && (options as Record<string, unknown>)[key] !== undefined) changed = true;
+      if (key !== "preset" && (options as Record<string, unknown>)[key] !== undefined) {
+        changed = true;
+        if (key !== "rules") onlyRules = false;
+      }
     } else if (!extraKeys?.has(key)) {
       throw new TypeError(`unknown option "${key}"`);
     }
@@ -101,6 +105,7 @@ export function resolveNormalizeOptions(
   }
   const base = PRESET_DEFAULTS[preset];
   if (!changed) return base;
+  if (onlyRules) return withRules(base, ruleList(options.rules) as readonly DomainRule[]);
 
   const replaced = stringList(options.trackingParams, "trackingParams") ?? base.trackingParams;
   const extra = stringList(options.extraTrackingParams, "extraTrackingParams");
@@ -141,6 +146,30 @@ export function resolveNormalizeOptions(
   return Object.freeze(resolved);
 }
 
+// The preset's defaults with a rules list, one frozen object per list and preset. `rules` is the
+// most common option (`{ rules: [...defaultRules, ...clearUrlsRules()] }` on every call), and a
+// new options object per call made everything keyed by it start cold each time: the pipeline's
+// per-host exemption matchers were rebuilt per call. internRules gives a list equal to a recent
+// one back as that one, so a list rebuilt per call finds its entry too. Held weakly by the list.
+const byRules = new WeakMap<
+  readonly DomainRule[],
+  Partial<Record<"identity" | "rfc3986", ResolvedNormalizeOptions>>
+>();
+
+function withRules(base: ResolvedNormalizeOptions, rules: readonly DomainRule[]): ResolvedNormalizeOptions {
+  let entry = byRules.get(rules);
+  if (entry === undefined) {
+    entry = {};
+    byRules.set(rules, entry);
+  }
+  let resolved = entry[base.preset];
+  if (resolved === undefined) {
+    resolved = Object.freeze({ ...base, rules });
+    entry[base.preset] = resolved;
+  }
+  return resolved;
+}
+
 function bool(value: unknown, name: string): boolean | undefined {
   if (value === undefined || typeof value === "boolean") return value;
   throw new TypeError(`option "${name}" must be a boolean, got ${typeof value}`);
@@ -162,10 +191,27 @@ function stringList(value: unknown, name: string): readonly string[] | undefined
   throw new TypeError(`option "${name}" must be an array of non-empty strings`);
 }
 
+const NO_RULES: readonly DomainRule[] = Object.freeze([]);
+let lastList: unknown[] | undefined;
+let lastInterned: readonly DomainRule[] = NO_RULES;
+
 function ruleList(value: unknown): readonly DomainRule[] | undefined {
   if (value === undefined) return undefined;
-  if (value === false) return Object.freeze([]);
+  if (value === false) return NO_RULES;
   // Checked entry by entry; a list equal to one compiled lately comes back as that one (see internRules).
-  if (Array.isArray(value)) return internRules(value);
+  // The usual caller passes one list on every call. Once that array has been found equal to a
+  // compiled list (a frozen, checked snapshot), the same array again is answered with that
+  // snapshot: one compare instead of a scan of every rule. A list is read when first seen (the
+  // lookup keeps its rules even if the array is mutated afterwards), so this answer is the one
+  // the scan would lead to; an array not compiled yet is scanned every time.
+  if (Array.isArray(value)) {
+    if (value === lastList) return lastInterned;
+    const interned = internRules(value);
+    if (interned !== value) {
+      lastList = value;
+      lastInterned = interned;
+    }
+    return interned;
+  }
   throw new TypeError('option "rules" must be an array of DomainRule or false');
 }

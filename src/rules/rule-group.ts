@@ -14,6 +14,12 @@ export const RULE_GROUP: unique symbol = Symbol("canonurl.ruleGroup");
 export interface RuleGroup {
   /** The offset (in the group) of the first rule whose `match` accepts `url`, or -1: the same answer as asking each rule's `match` in order. */
   first(url: URL): number;
+  /**
+   * False only when no rule of the group matches a URL whose `href` is `href`: lets the pipeline
+   * skip building a `URL` for a link the group leaves alone. Optional; without it every URL is
+   * built and asked.
+   */
+  actsOn?(href: string): boolean;
 }
 
 /** What a grouped rule carries under {@link RULE_GROUP}: its group and its offset in it. */

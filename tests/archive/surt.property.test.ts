@@ -1,9 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { unescapeRepeatedly } from "../../src/archive/percent-bytes.js";
+import { alphaReorderQuery } from "../../src/archive/alpha-reorder-query.js";
+import { parseArchiveUrl } from "../../src/archive/archive-url.js";
+import { surtOfCanonical } from "../../src/archive/canonical-surt.js";
+import { formatSurt } from "../../src/archive/format-archive-url.js";
+import { googleCanonicalize, normalizeArchivePath } from "../../src/archive/google-canonicalize.js";
+import { iaCanonicalize } from "../../src/archive/ia-canonicalize.js";
+import { escapeOnce, minimalEscape, unescapeRepeatedly } from "../../src/archive/percent-bytes.js";
 import { stripQuerySessionId } from "../../src/archive/strip-session-ids.js";
-import { surt } from "../../src/index.js";
+import { normalize, surt } from "../../src/index.js";
 
 const SEED = 20261204;
 
@@ -60,6 +66,224 @@ describe("archive properties (fast-check, fixed seed)", () => {
       { seed: SEED, numRuns: 3000 },
     );
     assert.ok(multiRound > 100, `only ${multiRound} inputs needed more than one round`);
+  });
+
+  it("minimalEscape equals the byte-level decode-repeatedly-then-escape-once", () => {
+    // minimalEscape settles ASCII text whose escapes cannot cascade in one pass over the string;
+    // the reference is the byte path every input could take.
+    let changedOnePass = 0;
+    let cascading = 0;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.constantFrom(
+            "%",
+            "%2",
+            "%25",
+            "%C3%A9",
+            "%c3%a9",
+            "%20",
+            "%26",
+            "%2F",
+            "%41",
+            "%7e",
+            "%zz",
+            "#",
+            " ",
+            "a",
+            "F",
+            "/",
+            "é",
+            "&",
+          ),
+          { maxLength: 12 },
+        ),
+        (parts) => {
+          const text = parts.join("");
+          const expected = escapeOnce(unescapeRepeatedly(new TextEncoder().encode(text)));
+          assert.equal(minimalEscape(text), expected, text);
+          if (/%(?:25|[34][0-9a-fA-F]|6[1-6])/.test(text)) cascading++;
+          else if (expected !== text && !/[^\p{ASCII}]/u.test(text) && text.includes("%")) changedOnePass++;
+        },
+      ),
+      { seed: SEED, numRuns: 3000 },
+    );
+    assert.ok(changedOnePass > 300, `only ${changedOnePass} one-pass inputs were rewritten`);
+    assert.ok(cascading > 300, `only ${cascading} inputs could cascade`);
+  });
+
+  it("alphaReorderQuery equals a plain sort of the arguments by name, bare first, then value", () => {
+    const reference = (query: string) => {
+      if (!query.includes("&")) return query;
+      const key = (arg: string) => {
+        const eq = arg.indexOf("=");
+        return eq === -1 ? [arg, 0, ""] : [arg.slice(0, eq), 1, arg.slice(eq + 1)];
+      };
+      return query
+        .split("&")
+        .map((arg) => ({ arg, k: key(arg) as [string, number, string] }))
+        .sort((x, y) =>
+          x.k[0] !== y.k[0]
+            ? x.k[0] < y.k[0]
+              ? -1
+              : 1
+            : x.k[1] !== y.k[1]
+              ? x.k[1] - y.k[1]
+              : x.k[2] < y.k[2]
+                ? -1
+                : x.k[2] > y.k[2]
+                  ? 1
+                  : 0,
+        )
+        .map((x) => x.arg)
+        .join("&");
+    };
+    let long = 0;
+    let reordered = 0;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.constantFrom("a", "a=", "a=1", "a=10", "a=2", "ab", "b=1", "B", "", "=", "=x", "a==", "b=%20"),
+          {
+            maxLength: 40,
+            size: "max",
+          },
+        ),
+        (args) => {
+          const query = args.join("&");
+          const got = alphaReorderQuery(query);
+          if (got !== query) reordered++;
+          if (args.length > 16) long++;
+          assert.equal(got, reference(query), query);
+        },
+      ),
+      { seed: SEED, numRuns: 2000 },
+    );
+    assert.ok(long > 300 && reordered > 300, `long ${long}, reordered ${reordered}`);
+  });
+
+  it("normalizeArchivePath equals surt's segment walk", () => {
+    const reference = (path: string) => {
+      if (path === "") return "/";
+      const kept: string[] = [];
+      for (const segment of path.split("/").slice(1)) {
+        if (segment === ".") continue;
+        if (segment === "..") {
+          if (kept.length > 0) kept.pop();
+          else kept.push(segment);
+        } else kept.push(segment);
+      }
+      const last = kept.pop();
+      return `/${kept
+        .filter((s) => s !== "")
+        .map((s) => `${s}/`)
+        .join("")}${last ?? ""}`;
+    };
+    let unchanged = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("/", "a", ".", "..", ".a", "b."), { maxLength: 10 }), (parts) => {
+        const path = parts.join("");
+        const got = normalizeArchivePath(path);
+        if (got === path) unchanged++;
+        assert.equal(got, reference(path), path);
+      }),
+      { seed: SEED, numRuns: 3000 },
+    );
+    assert.ok(unchanged > 100, `only ${unchanged} paths came back unchanged`);
+  });
+
+  it("the key read from a normalized URL's text equals the general steps' key", () => {
+    const general = (text: string, keepWww: boolean) => {
+      const parts = parseArchiveUrl(text);
+      assert.ok(parts !== undefined);
+      return formatSurt(iaCanonicalize(googleCanonicalize(parts), keepWww));
+    };
+    let fast = 0;
+    let declined = 0;
+    let rawFast = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom("http://", "https://", "HTTP://", ""),
+        fc.constantFrom(
+          "www.Example.com",
+          "www2.a-b.org",
+          "wwwx.test",
+          "1.2.3.4",
+          "[::1]",
+          "u:p@x.test",
+          "a_b.test",
+          "x.test.",
+          "b\u00fccher.test",
+        ),
+        fc.constantFrom("", ":80", ":443", ":0", ":8080", ":65535"),
+        fc.array(
+          fc.constantFrom(
+            "/",
+            "A",
+            ".",
+            "..",
+            "%2e",
+            "%41",
+            "%2F",
+            "%25",
+            "%c3%a9",
+            " ",
+            "x.aspx",
+            "(S(abcdefghijklmnopqrstuvwx))",
+            "|",
+            "~",
+          ),
+          { maxLength: 6 },
+        ),
+        fc.array(
+          fc.constantFrom(
+            "?",
+            "&",
+            "=",
+            "B=2",
+            "a=1",
+            "a",
+            "%26",
+            "%2525",
+            "sid=0123456789abcdef0123456789abcdef",
+            "#f",
+          ),
+          { maxLength: 6 },
+        ),
+        fc.boolean(),
+        (scheme, host, port, path, query, keepWww) => {
+          const input = `${scheme}${host}${port}/${path.join("")}${query.join("")}`;
+          // Unnormalized text too: whatever the function accepts, it keys as the general steps do.
+          const raw = surtOfCanonical(input, keepWww);
+          if (raw !== undefined) {
+            rawFast++;
+            assert.equal(raw, general(input, keepWww), input);
+          }
+          for (const preset of ["rfc3986", "identity"] as const) {
+            let text: string;
+            try {
+              text = normalize(input, { preset });
+            } catch {
+              continue;
+            }
+            const key = surtOfCanonical(text, keepWww);
+            if (key === undefined) {
+              declined++;
+              continue;
+            }
+            fast++;
+            assert.equal(key, general(text, keepWww), text);
+            // Without a scheme, "host:port" reads as a scheme to surt(), which keys it verbatim.
+            if (scheme !== "") assert.equal(surt(input, { preset, keepWww }), key, input);
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 2000 },
+    );
+    assert.ok(
+      fast > 1000 && declined > 100 && rawFast > 100,
+      `fast ${fast}, declined ${declined}, raw ${rawFast}`,
+    );
   });
 
   it("the session-id scanners give what the Archive's regexes give", () => {

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { compileClearUrls, type DomainRule, defaultRules, explain, normalize } from "../../src/index.js";
-import { anchorLeadingDotStar } from "../../src/rules/clearurls/clear-urls-provider.js";
+import { rememberedVerdicts, runClearUrls } from "../../src/rules/clearurls/clear-urls-pass.js";
+import { anchorLeadingDotStar, compileProvider } from "../../src/rules/clearurls/clear-urls-provider.js";
 
 // One provider per construct, on .test hosts, written the way ClearURLs writes its patterns.
 const HOST = (name: string) => `^https?:\\/\\/(?:[a-z0-9-]+\\.)*?${name.replaceAll(".", "\\.")}`;
@@ -155,6 +156,84 @@ describe("compileClearUrls: each ClearURLs construct", () => {
     url.href = "https://elsewhere.test/?utm_source=x";
     assert.equal(shop.match(url), false, "a new scan starts at the first rule");
     assert.equal(global.match(url), true);
+  });
+
+  it("parameter removal equals the add-on's split-decode-test of every field, with or without a change", () => {
+    // The pass skips the rebuild when no name goes and the URL has no empty piece; the reference
+    // always rebuilds. Names are remembered per provider (bounded), so distinct names pass too.
+    const provider = compileProvider("p", { urlPattern: ".*", rules: ["utm_[a-z0-9]+", "ref"] }, 0, false);
+    const params = provider.params as RegExp;
+    const decode = (n: string) => {
+      try {
+        return decodeURIComponent(n.replaceAll("+", " "));
+      } catch {
+        return n.replaceAll("+", " ");
+      }
+    };
+    const filter = (list: string) =>
+      list
+        .split("&")
+        .filter((piece) => piece !== "" && !params.test(decode(piece.split("=")[0] as string)))
+        .join("&");
+    const reference = (href: string) => {
+      const hashAt = href.indexOf("#");
+      const before = hashAt === -1 ? href : href.slice(0, hashAt);
+      let fragment = hashAt === -1 ? null : href.slice(hashAt + 1);
+      const queryAt = before.indexOf("?");
+      const query = queryAt === -1 ? null : filter(before.slice(queryAt + 1));
+      if (fragment?.includes("=")) fragment = filter(fragment);
+      let out = queryAt === -1 ? before : before.slice(0, queryAt);
+      if (query) out += `?${query}`;
+      if (fragment) out += `#${fragment}`;
+      return out;
+    };
+    let kept = 0;
+    let changed = 0;
+    let distinct = 0;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.constantFrom(
+            "?",
+            "#",
+            "&",
+            "=",
+            "a",
+            "ref",
+            "utm_x",
+            "%75tm_y",
+            "r+f",
+            "%E0",
+            "utm_",
+            "x=1",
+            `utm_${"l".repeat(70)}`,
+          ),
+          {
+            maxLength: 14,
+          },
+        ),
+        fc.nat(5000),
+        (parts, n) => {
+          const href = `https://a.test/p${parts.join("")}${n % 3 === 0 ? `&utm_${n}=1&k${n}=2` : ""}`;
+          if (n % 3 === 0) distinct++;
+          const got = runClearUrls(href, [provider], [0]).href;
+          assert.equal(got, reference(href), href);
+          if (got === href) kept++;
+          else changed++;
+        },
+      ),
+      { seed: 20261204, numRuns: 4000 },
+    );
+    assert.ok(
+      kept > 500 && changed > 500 && distinct > 1024,
+      `kept ${kept}, changed ${changed}, distinct ${distinct}`,
+    );
+    // Memory stays bounded whatever names come: at most 1,024 remembered, none longer than 64.
+    const remembered = rememberedVerdicts(params);
+    assert.ok(remembered > 0 && remembered <= 1024, `${remembered} names remembered`);
+    const longNames = Array.from({ length: 3000 }, (_, i) => `${"n".repeat(80)}${i}=1`).join("&");
+    runClearUrls(`https://a.test/?${longNames}`, [provider], [0]);
+    assert.equal(rememberedVerdicts(params), remembered, "long names are not remembered");
   });
 
   it("lists providers that do not compile, and rejects data that is no provider list", () => {

@@ -27,12 +27,98 @@ function decodeName(name: string): string {
   }
 }
 
+// A provider's verdict per raw parameter name (before decoding; decoding is a pure function of
+// it): names repeat across URLs, and the joined rules of a provider (48 for globalRules) cost a
+// regex run per name otherwise. Bounded: cleared when full, so a stream of distinct names costs
+// what it did without the memo, plus a Map insert.
+const MAX_NAMES_PER_PROVIDER = 1024;
+const verdicts = new WeakMap<RegExp, Map<string, boolean>>();
+
+/**
+ * How many names' verdicts are remembered for a provider's joined rules (for tests of the bound).
+ *
+ * @example
+ * ```ts
+ * rememberedVerdicts(provider.params); // ≤ 1024
+ * ```
+ */
+export function rememberedVerdicts(params: RegExp): number {
+  return verdicts.get(params)?.size ?? 0;
+}
+
+function verdictsOf(params: RegExp): Map<string, boolean> {
+  let memo = verdicts.get(params);
+  if (memo === undefined) {
+    memo = new Map();
+    verdicts.set(params, memo);
+  }
+  return memo;
+}
+
+// Longer names are tested every time: the memo holds at most 1,024 × this many characters per
+// provider, whatever names a stream of hostile URLs brings.
+const MAX_REMEMBERED_NAME = 64;
+
+function removesName(params: RegExp, memo: Map<string, boolean>, rawName: string): boolean {
+  if (rawName.length > MAX_REMEMBERED_NAME) return params.test(decodeName(rawName));
+  let verdict = memo.get(rawName);
+  if (verdict === undefined) {
+    verdict = params.test(decodeName(rawName));
+    if (memo.size >= MAX_NAMES_PER_PROVIDER) memo.clear();
+    memo.set(rawName, verdict);
+  }
+  return verdict;
+}
+
+function anyRemoved(params: RegExp, names: readonly string[]): boolean {
+  const memo = verdictsOf(params);
+  for (const name of names) if (removesName(params, memo, name)) return true;
+  return false;
+}
+
+/**
+ * The raw parameter names removeParams would test in `href` (query, and a fragment holding `=`),
+ * or `undefined` when removeParams would change `href` whatever the names (an empty `?` or `#`,
+ * an empty `&` piece): then the caller runs removeParams itself.
+ */
+function fieldNames(href: string): string[] | undefined {
+  const names: string[] = [];
+  const hashAt = href.indexOf("#");
+  const end = hashAt === -1 ? href.length : hashAt;
+  const queryAt = href.indexOf("?");
+  if (queryAt !== -1 && queryAt < end && !pieceNames(href, queryAt + 1, end, names)) return undefined;
+  if (hashAt !== -1) {
+    if (hashAt === href.length - 1) return undefined;
+    if (href.includes("=", hashAt + 1) && !pieceNames(href, hashAt + 1, href.length, names)) return undefined;
+  }
+  return names;
+}
+
+// The names of the `&`-separated pieces of href[from, to); false on an empty piece (removeParams
+// drops it) or an empty list.
+function pieceNames(href: string, from: number, to: number, names: string[]): boolean {
+  let start = from;
+  for (;;) {
+    let amp = href.indexOf("&", start);
+    if (amp === -1 || amp > to) amp = to;
+    if (amp === start) return false;
+    // The `=` is looked for inside the piece only: a search past it would make a query of many
+    // bare names quadratic.
+    let eq = start;
+    while (eq < amp && href.charCodeAt(eq) !== 0x3d) eq++;
+    names.push(href.slice(start, eq));
+    if (amp === to) return true;
+    start = amp + 1;
+  }
+}
+
 function filterParams(list: string, params: RegExp): string {
+  const memo = verdictsOf(params);
   const kept: string[] = [];
   for (const piece of list.split("&")) {
     if (piece === "") continue;
     const eq = piece.indexOf("=");
-    if (!params.test(decodeName(eq === -1 ? piece : piece.slice(0, eq)))) kept.push(piece);
+    if (!removesName(params, memo, eq === -1 ? piece : piece.slice(0, eq))) kept.push(piece);
   }
   return kept.join("&");
 }
@@ -113,6 +199,8 @@ export function runClearUrls(
 ): ClearUrlsOutcome {
   let current = href;
   let acted = -1;
+  // The parameter names of `current`, read once and shared by every provider until one changes it.
+  let names: string[] | undefined | null = null;
   for (const position of candidates) {
     const provider = providers[position] as ClearUrlsProvider;
     // A provider that only cleans acts when it matches and its cleaning changes the URL. Both are
@@ -125,12 +213,19 @@ export function runClearUrls(
     if (provider.complete) return { href: current, acted: position, kind: "blocked" };
     let next = current;
     for (const raw of provider.rawRules) next = next.replace(raw, "");
-    if (provider.params !== undefined && (next.includes("?") || next.includes("#")))
-      next = removeParams(next, provider.params);
+    if (provider.params !== undefined && (next.includes("?") || next.includes("#"))) {
+      // Unchanged by the rawRules (the common case), the URL keeps its form when none of its
+      // names is removed: then removeParams, which rebuilds it, is skipped.
+      if (next === current && names === null) names = fieldNames(current);
+      const params = provider.params;
+      if (next !== current || names === undefined || names === null || anyRemoved(params, names))
+        next = removeParams(next, params);
+    }
     if (next !== current && cleansOnly && !providerMatches(provider, current)) continue;
     if (next !== current) {
       if (acted === -1) acted = position;
       current = next;
+      names = null;
     }
   }
   return acted === -1 ? { href, acted, kind: "untouched" } : { href: current, acted, kind: "cleaned" };

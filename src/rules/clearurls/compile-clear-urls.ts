@@ -118,10 +118,21 @@ export function compileClearUrls(data: unknown, options: ClearUrlsOptions = {}):
 
   // Text with a line terminator is no serialized URL, and the providers' regexes are compiled
   // for text without one (anchorLeadingDotStar): left alone.
-  const evaluate = (href: string): ClearUrlsOutcome =>
+  const evaluateText = (href: string): ClearUrlsOutcome =>
     href.length > maxUrlLength || /[\n\r\u2028\u2029]/.test(href)
       ? { href, acted: -1, kind: "untouched" }
       : runClearUrls(href, providers, prefilter.candidates(href));
+  // The pass is a pure function of the text: the last answer serves again when the same text is
+  // asked (the pipeline asks actsOn on the text, then the lookup asks on the URL built from it).
+  let lastHref: string | undefined;
+  let lastOutcome: ClearUrlsOutcome = { href: "", acted: -1, kind: "untouched" };
+  const evaluate = (href: string): ClearUrlsOutcome => {
+    if (href !== lastHref) {
+      lastOutcome = evaluateText(href);
+      lastHref = href;
+    }
+    return lastOutcome;
+  };
 
   // The pipeline asks every rule of the list, in order, about one URL object; the first asker
   // evaluates and the rest read the memo. A rule at or before the last asker starts a new scan,
@@ -154,6 +165,9 @@ export function compileClearUrls(data: unknown, options: ClearUrlsOptions = {}):
       memo.outcome = evaluate(memo.href);
       memo.asked = providers.length;
       return memo.outcome.acted;
+    },
+    actsOn(href: string): boolean {
+      return evaluate(href).acted !== -1;
     },
   };
 
@@ -189,6 +203,6 @@ export function compileClearUrls(data: unknown, options: ClearUrlsOptions = {}):
     compiled: providers.length,
     skipped: Object.freeze(skipped),
     keyed: prefilter.keyed,
-    clean: (url: string) => evaluate(url),
+    clean: (url: string) => evaluateText(url),
   });
 }
