@@ -1,0 +1,30 @@
+// Validates the built-in domain rules at build time, after tsc: the library constructs them at
+// import without validating (src/rules/default-rules.ts), so this is where a bad data file fails,
+// loudly, before it can ship. It runs the validator user files go through (compileRules, which
+// also probes every rule for convergence) over the generated data, and requires the validated
+// copies to equal the data as generated: a field the validator would drop or rewrite would make
+// the trusted built-ins differ from what validation approved.
+import { isDeepStrictEqual } from "node:util";
+
+const root = new URL("../dist/", import.meta.url);
+const { domainRules } = await import(new URL("generated/data.js", root).href);
+const { compileRules } = await import(new URL("rules/compile-rules.js", root).href);
+const { validateRules } = await import(new URL("rules/validate-rules.js", root).href);
+
+try {
+  compileRules(domainRules, "data/domain-rules.yaml");
+} catch (error) {
+  console.error(`check-data: ${error.message}`);
+  for (const p of error.problems ?? []) console.error(`  ${p.path}: ${p.message}`);
+  process.exit(1);
+}
+const { rules } = validateRules(domainRules);
+rules.forEach((rule, i) => {
+  if (!isDeepStrictEqual(rule, domainRules[i])) {
+    console.error(
+      `check-data: data/domain-rules.yaml [${i}] (${rule.name}) is not in the validator's form:\n` +
+        `  as written:   ${JSON.stringify(domainRules[i])}\n  as validated: ${JSON.stringify(rule)}`,
+    );
+    process.exit(1);
+  }
+});
