@@ -4,9 +4,15 @@
 // also probes every rule for convergence) over the generated data, and requires the validated
 // copies to equal the data as generated: a field the validator would drop or rewrite would make
 // the trusted built-ins differ from what validation approved.
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 
-const root = new URL("../dist/", import.meta.url);
+// The compiled tree to check: dist/ unless a directory is given (the tests hand it a bad one).
+const root =
+  process.argv[2] === undefined
+    ? new URL("../dist/", import.meta.url)
+    : pathToFileURL(`${resolve(process.argv[2])}/`);
 const { domainRules } = await import(new URL("generated/data.js", root).href);
 const { compileRules } = await import(new URL("rules/compile-rules.js", root).href);
 const { validateRules } = await import(new URL("rules/validate-rules.js", root).href);
