@@ -167,6 +167,36 @@ console.log(JSON.stringify([
     ]);
   });
 
+  it("without a built better-sqlite3 (installed with scripts off) only sqliteCache fails, and says why", () => {
+    const binding = join(
+      packed.project,
+      "node_modules",
+      "better-sqlite3",
+      "build",
+      "Release",
+      "better_sqlite3.node",
+    );
+    assert.equal(existsSync(binding), false, "the consumer was meant to stand for a failed native build");
+    const r = run(
+      [
+        "--input-type=module",
+        "-e",
+        `const { normalize, memoryCache, sqliteCache } = await import("canonurl");
+const memory = memoryCache();
+await memory.set("k", { outcome: { ok: false, error: { code: "timeout", message: "m" } }, storedAt: 0, freshUntil: Date.now() + 60000 });
+let failure = "none";
+try { await sqliteCache("c.sqlite").get("k"); } catch (e) { failure = String(e.message); }
+console.log(JSON.stringify([normalize("http://A.example/?utm_source=x"), (await memory.get("k")).outcome.error.code, failure]));`,
+      ],
+      packed.project,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const [url, code, failure] = JSON.parse(r.stdout) as string[];
+    assert.equal(url, "http://a.example/");
+    assert.equal(code, "timeout");
+    assert.match(String(failure), /better_sqlite3\.node|better-sqlite3/);
+  });
+
   it("the installed bin runs the README's first command offline", () => {
     const r = run(
       [
