@@ -12,8 +12,8 @@
 // so `import { classify }` would carry the built-in rules (13 KB gzip instead of 3). The files as
 // tsc wrote them are therefore kept under dist/portable/, and package.json sends the "node"
 // condition of canonurl/core to the facades and "default" (browsers, workers, bundlers) there.
-// Runs after tsc, before anything else reads dist/.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// Runs in the build after tsc and check-data.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -22,9 +22,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
 const BUNDLE = "core-modules.js";
 
+// Over facades it would fold the facades: it runs once per tsc output (npm run build empties dist/).
+if (existsSync(join(dist, BUNDLE)))
+  throw new Error(`bundle-core: dist/${BUNDLE} exists already; run the whole build (npm run build)`);
+
 // The files canonurl/core loads: the import graph of dist/core.js, as esbuild walks it.
 const { metafile } = await build({
   entryPoints: [join(dist, "core.js")],
+  absWorkingDir: root,
   bundle: true,
   write: false,
   metafile: true,
