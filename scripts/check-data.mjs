@@ -1,5 +1,6 @@
-// Validates the built-in domain rules at build time, after tsc: the library constructs them at
-// import without validating (src/rules/default-rules.ts), so this is where a bad data file fails,
+// Validates the built-in domain rules (and the tracking parameter list) at build time, after tsc:
+// the library constructs them at import without validating (src/rules/default-rules.ts,
+// src/pipeline/default-tracking-params.ts), so this is where a bad data file fails,
 // loudly, before it can ship. It runs the validator user files go through (compileRules, which
 // also probes every rule for convergence) over the generated data, and requires the validated
 // copies to equal the data as generated: a field the validator would drop or rewrite would make
@@ -24,6 +25,24 @@ try {
   for (const p of error.problems ?? []) console.error(`  ${p.path}: ${p.message}`);
   process.exit(1);
 }
+// The tracking parameters: the library reads the names alone (trackingParamNames); the file must
+// pass readTrackingParams, and its names must be those.
+const { trackingParams, trackingParamNames } = await import(new URL("generated/data.js", root).href);
+const { readTrackingParams } = await import(new URL("pipeline/default-tracking-params.js", root).href);
+let tiers;
+try {
+  tiers = readTrackingParams(trackingParams);
+} catch (error) {
+  console.error(`check-data: ${error.message}`);
+  process.exit(1);
+}
+if (!isDeepStrictEqual(tiers, trackingParamNames)) {
+  console.error(
+    "check-data: trackingParamNames is not what readTrackingParams reads from data/tracking-params.yaml",
+  );
+  process.exit(1);
+}
+
 const { rules } = validateRules(domainRules);
 rules.forEach((rule, i) => {
   if (!isDeepStrictEqual(rule, domainRules[i])) {

@@ -5,25 +5,39 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { domainRules } from "../../src/generated/data.js";
+import { domainRules, trackingParamNames, trackingParams } from "../../src/generated/data.js";
 import { fromRoot } from "../helpers/paths.js";
 
 // The library trusts the built-in rules at import (no validation), so the build's check is what
 // stands between a bad data/domain-rules.yaml and a published package. It runs over a compiled
 // tree: here one whose data module is ours and whose validator is the real one.
-function check(rules: unknown): { status: number | null; stderr: string } {
+function check(
+  rules: unknown,
+  tracking: unknown = trackingParams,
+  names: unknown = trackingParamNames,
+): { status: number | null; stderr: string } {
   const dir = mkdtempSync(join(tmpdir(), "canonurl-check-data-"));
   try {
     mkdirSync(join(dir, "generated"));
     mkdirSync(join(dir, "rules"));
+    mkdirSync(join(dir, "pipeline"));
     writeFileSync(
       join(dir, "generated", "data.js"),
-      `export const domainRules = ${JSON.stringify(rules)};\n`,
+      [rules, tracking, names]
+        .map(
+          (v, i) =>
+            `export const ${["domainRules", "trackingParams", "trackingParamNames"][i]} = ${JSON.stringify(v)};\n`,
+        )
+        .join(""),
     );
-    for (const file of ["compile-rules.js", "validate-rules.js"])
+    for (const file of [
+      "rules/compile-rules.js",
+      "rules/validate-rules.js",
+      "pipeline/default-tracking-params.js",
+    ])
       writeFileSync(
-        join(dir, "rules", file),
-        `export * from ${JSON.stringify(pathToFileURL(fromRoot("dist", "rules", file)).href)};\n`,
+        join(dir, file),
+        `export * from ${JSON.stringify(pathToFileURL(fromRoot("dist", file)).href)};\n`,
       );
     const r = spawnSync(process.execPath, [fromRoot("scripts", "check-data.mjs"), dir], { encoding: "utf8" });
     return { status: r.status, stderr: r.stderr };
@@ -63,5 +77,20 @@ describe("scripts/check-data.mjs (the build's validation of the built-in rules)"
     const r = check(bad);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /\(github-v2\) is not in the validator's form/);
+  });
+
+  it("fails on a tracking parameter without a source, and on names that are not the file's", () => {
+    const tiers = trackingParams as { everywhere: Record<string, unknown>[]; contextual: unknown[] };
+    const unsourced = {
+      ...tiers,
+      everywhere: tiers.everywhere.map((e, i) => (i === 1 ? { ...e, source: "" } : e)),
+    };
+    const r = check(shipped, unsourced);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /everywhere\[1\] \(gclid\) needs a source/);
+    const names = trackingParamNames as { everywhere: string[]; contextual: string[] };
+    const drifted = check(shipped, trackingParams, { ...names, everywhere: names.everywhere.slice(1) });
+    assert.equal(drifted.status, 1);
+    assert.match(drifted.stderr, /trackingParamNames is not what readTrackingParams reads/);
   });
 });

@@ -18,6 +18,7 @@ const VALIDATION = [
   "convergenceProblems",
   "compilePathPattern",
   "compileDeclaration",
+  "readTrackingParams",
 ];
 
 /** Calls per function name, summed over this package's dist/ files, after running `body`. */
