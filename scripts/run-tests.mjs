@@ -4,6 +4,7 @@
 // environment, and stopped at the end whatever the tests did.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { provisionChromium } from "./provision-chromium.mjs";
 import { ensureRedisServer, startRedisServer } from "./test-services.mjs";
@@ -60,7 +61,14 @@ if (files.some((f) => f.endsWith(".browser.test.js"))) {
   }
 }
 
-const child = spawn(process.execPath, ["--test", "--test-reporter=tap", ...files], { stdio: "inherit", env });
+// How many test files run at once. Node's default is one less than the CPUs: one file at a time on
+// this two-core machine, where most files wait on child processes and sockets, not on a core.
+const concurrency = testConcurrency(process.env.CANONURL_TEST_CONCURRENCY);
+const child = spawn(
+  process.execPath,
+  ["--test", "--test-reporter=tap", `--test-concurrency=${concurrency}`, ...files],
+  { stdio: "inherit", env },
+);
 const forward = (signal) => child.kill(signal);
 process.on("SIGINT", forward);
 process.on("SIGTERM", forward);
@@ -68,3 +76,13 @@ const status = await new Promise((resolve) => child.on("exit", (code) => resolve
 await redis?.stop();
 if (missing) console.error(`\n*** redis-server missing: ${env.CANONURL_TEST_REDIS_MISSING}`);
 process.exit(status === 0 && missing ? 1 : status);
+
+function testConcurrency(value) {
+  if (value === undefined || value === "") return Math.max(2, availableParallelism() - 1);
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`CANONURL_TEST_CONCURRENCY must be a whole number ≥ 1, not ${JSON.stringify(value)}`);
+    process.exit(2);
+  }
+  return n;
+}

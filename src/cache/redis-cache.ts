@@ -1,3 +1,4 @@
+import { createOpTimer } from "../resolve/op-timer.js";
 import type { Cache, CacheEntry } from "./cache.js";
 import {
   checkOptions,
@@ -125,51 +126,54 @@ export function redisCache(url: string, options?: RedisCacheOptions): Cache {
     }
   }
 
-  async function run<T>(op: (c: RedisClient) => Promise<T>): Promise<T> {
-    if (closed) throw new Error("redisCache: the cache is closed");
-    if (Date.now() < backoffUntil)
-      throw new Error(`redisCache: ${url} timed out recently; not tried again yet`);
-    const c = client ?? connect();
-    if (!c.isReady && lastError !== undefined) {
-      throw new Error(`redisCache: ${url} is unavailable`, { cause: lastError });
+  // One timer bounds every operation (they all last timeoutMs): a timer armed and cleared per GET
+  // cost a noticeable share of a hit (bench/cache.ts).
+  const opTimer = createOpTimer(timeoutMs);
+
+  function run<T>(op: (c: RedisClient) => Promise<T>): Promise<T> {
+    if (closed) return Promise.reject(new Error("redisCache: the cache is closed"));
+    if (Date.now() < backoffUntil) {
+      return Promise.reject(new Error(`redisCache: ${url} timed out recently; not tried again yet`));
     }
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        backoffUntil = Date.now() + BACKOFF_AFTER_TIMEOUT_MS;
-        drop(c); // rejects whatever else waits on this connection
-        reject(new Error(`redisCache: no answer from ${url} within ${timeoutMs} ms`));
-      }, timeoutMs);
-    });
+    let c: RedisClient;
+    let work: Promise<T>;
     try {
-      const work = c.isReady
+      c = client ?? connect();
+      if (!c.isReady && lastError !== undefined) {
+        return Promise.reject(new Error(`redisCache: ${url} is unavailable`, { cause: lastError }));
+      }
+      const connected = c;
+      work = c.isReady
         ? op(c)
         : ready.then(
-            () => op(c),
+            () => op(connected),
             (cause: unknown) => {
               throw new Error(`redisCache: ${url} is unavailable`, { cause });
             },
           );
-      return await Promise.race([work, timeout]);
-    } finally {
-      clearTimeout(timer);
+    } catch (error) {
+      return Promise.reject(error);
     }
+    const used = c;
+    return opTimer.bound(work, () => {
+      backoffUntil = Date.now() + BACKOFF_AFTER_TIMEOUT_MS;
+      drop(used); // rejects whatever else waits on this connection
+      throw new Error(`redisCache: no answer from ${url} within ${timeoutMs} ms`);
+    });
   }
 
   return {
     get(key) {
-      return run(async (c) => {
-        const k = prefix + storageKey(key, true);
-        let value: string | null;
-        try {
-          value = await c.get(k);
-        } catch (error) {
-          // Another type of value under our key (a list, a hash): foreign, so a miss.
-          if (error instanceof Error && error.message.startsWith("WRONGTYPE")) return undefined;
-          throw error;
-        }
-        return value === null ? undefined : decodeEntry(value);
-      });
+      return run((c) =>
+        c.get(prefix + storageKey(key, true)).then(
+          (value) => (value === null ? undefined : decodeEntry(value)),
+          (error: unknown) => {
+            // Another type of value under our key (a list, a hash): foreign, so a miss.
+            if (error instanceof Error && error.message.startsWith("WRONGTYPE")) return undefined;
+            throw error;
+          },
+        ),
+      );
     },
     set(key: string, entry: CacheEntry) {
       return run(async (c) => {

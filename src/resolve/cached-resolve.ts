@@ -5,6 +5,7 @@ import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import { SecurityError } from "../errors/security-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { UrlError } from "../errors/url-error.js";
+import { followAbort } from "./abort-fanout.js";
 import type { Cache, CacheEntry } from "./cache.js";
 import { createCacheKeyer } from "./cache-key.js";
 import { failureTtlMs, isDeterministicFailure, type ResolvedCachePolicy, statusOf } from "./cache-policy.js";
@@ -13,8 +14,9 @@ import { createDeadline } from "./deadline.js";
 import { type DecidingResponse, successTtlMs } from "./freshness.js";
 import { toCanonError } from "./http/to-canon-error.js";
 import { createInFlight, type SharedWork } from "./in-flight.js";
+import { createOpTimer } from "./op-timer.js";
 import { type ResolveContext, resolveUrl } from "./resolve-url.js";
-import type { Resolution } from "./types.js";
+import type { Hop, Resolution } from "./types.js";
 
 /**
  * Longest a cache operation may take before the resolution goes on without it. A cache is there to
@@ -29,6 +31,11 @@ export const CACHE_BYPASS_MS = 1_000;
 export interface CachedResolver {
   resolve(input: string, signal: AbortSignal | undefined): Promise<Resolution>;
   invalidate(url: string): Promise<void>;
+  /**
+   * Whether resolving `input` now would join a resolution of its key already running (or being
+   * stored) instead of starting one: resolveMany runs such an input beside its slots.
+   */
+  joins(input: string): boolean;
   /** Settles once every cache write already started has settled (each is bounded). */
   flush(): Promise<void>;
 }
@@ -89,7 +96,31 @@ function errorFromStored(error: { code: string; message: string }, url: string):
   }
 }
 
-/** A caller's own copy of a resolution: nothing one caller changes reaches another or the store. */
+// Index loops and literals, not spread, map or slice: entries come back deep-frozen, and on V8 the
+// array builtins and object spread leave their fast paths for frozen arrays and objects (a copy
+// took three times as long, the largest cost of a memoryCache hit; bench/cache.ts).
+function copyHops(chain: readonly Hop[]): Hop[] {
+  const n = chain.length;
+  const out = new Array<Hop>(n);
+  for (let i = 0; i < n; i++) {
+    const hop = chain[i] as Hop;
+    out[i] = { url: hop.url, via: hop.via, method: hop.method, status: hop.status };
+  }
+  return out;
+}
+
+function copyStrings(list: readonly string[]): string[] {
+  const n = list.length;
+  const out = new Array<string>(n);
+  for (let i = 0; i < n; i++) out[i] = list[i] as string;
+  return out;
+}
+
+/**
+ * A caller's own copy of a resolution: nothing one caller changes reaches another or the store.
+ * The fields of Resolution, each copied; a field a newer canonurl stored and this one does not
+ * know is left out.
+ */
 function copyFor(
   r: Resolution,
   input: string,
@@ -98,11 +129,15 @@ function copyFor(
   durationMs: number,
 ): Resolution {
   return {
-    ...r,
+    url: r.url,
     original: input,
-    chain: r.chain.map((hop) => ({ ...hop })),
+    source: r.source,
+    chain: copyHops(r.chain),
+    status: r.status,
     headers: { ...r.headers },
-    paramsStripped: [...r.paramsStripped],
+    ruleApplied: r.ruleApplied,
+    paramsStripped: copyStrings(r.paramsStripped),
+    verified: r.verified,
     durationMs,
     cached,
     stale,
@@ -134,9 +169,25 @@ export function createCachedResolver(
   let bypassUntil = 0;
   let failing = false;
   const writes = new Set<Promise<void>>();
+  const opTimer = createOpTimer(CACHE_OP_TIMEOUT_MS);
+  // Counts settled writes: a lookup that began before a write settled may have missed it.
+  let generation = 0;
+  // The last input's key: resolveMany asks joins(input) and then resolves the same input, and a
+  // key is a parse and a normalization (about 1 µs, four times a memoryCache get).
+  let lastInput: string | undefined;
+  let lastKey: string | undefined;
+  function keyOf(input: string): string | undefined {
+    if (input === lastInput) return lastKey;
+    const key = keyer.keyOf(input);
+    lastInput = input;
+    lastKey = key;
+    return key;
+  }
+  // Keys with a lookup running outside the in-flight table, and how many.
+  const looking = new Map<string, number>();
 
   function failed(op: string, error: unknown): void {
-    bypassUntil = Date.now() + CACHE_BYPASS_MS;
+    bypassUntil = performance.now() + CACHE_BYPASS_MS;
     if (failing) return;
     failing = true;
     try {
@@ -148,10 +199,13 @@ export function createCachedResolver(
     }
   }
 
-  /** Settles with the operation's value, or `fallback` when it rejects or outlasts the bound. */
-  function bounded<T>(op: string, run: () => Promise<T>, fallback: T): Promise<T> {
-    if (Date.now() < bypassUntil) return Promise.resolve(fallback);
-    let timer: NodeJS.Timeout | undefined;
+  /**
+   * Settles with the operation's value, or `fallback` when it rejects or outlasts the bound.
+   * `now` is performance.now() at the call, when the caller has read it already (a hit reads the
+   * clock once for its duration, the bypass and the bound).
+   */
+  function bounded<T>(op: string, run: () => Promise<T>, fallback: T, now = performance.now()): Promise<T> {
+    if (now < bypassUntil) return Promise.resolve(fallback);
     let pending: Promise<T>;
     try {
       pending = run();
@@ -159,45 +213,62 @@ export function createCachedResolver(
       failed(op, error);
       return Promise.resolve(fallback);
     }
-    const timeout = new Promise<T>((resolve) => {
-      timer = setTimeout(() => {
+    return opTimer.bound(
+      // Still followed after the bound passed: a late success ends the outage, a late failure is one.
+      pending.then(
+        (value) => {
+          failing = false;
+          return value;
+        },
+        (error: unknown) => {
+          failed(op, error);
+          return fallback;
+        },
+      ),
+      () => {
         failed(op, new Error(`no answer within ${CACHE_OP_TIMEOUT_MS} ms`));
-        resolve(fallback);
-      }, CACHE_OP_TIMEOUT_MS);
-      timer.unref?.();
-    });
-    const done = pending.then(
-      (value) => {
-        failing = false;
-        return value;
-      },
-      (error: unknown) => {
-        failed(op, error);
         return fallback;
       },
+      now,
     );
-    return Promise.race([done, timeout]).finally(() => clearTimeout(timer));
   }
 
   function store(key: string, outcome: Stored, ttlMs: number): Promise<void> {
     if (ttlMs <= 0) return Promise.resolve();
     const now = Date.now();
-    return bounded(
+    const write = bounded(
       "set",
       () => cache.set(key, { outcome, storedAt: now, freshUntil: now + ttlMs }),
       undefined,
     );
+    // close() waits for it (flush), so a run that ends leaves what it learned in the store.
+    writes.add(write);
+    void write.then(() => {
+      writes.delete(write);
+      // Before the in-flight entry that kept this write is released (its then comes later).
+      generation++;
+    });
+    return write;
   }
 
-  async function lookupAndResolve(
+  type Value = { result: Resolution; cached: boolean; stale: boolean };
+
+  /** The lookup's entry, when it can be served or is stale; `undefined` for a miss or an unusable one. */
+  function usable(found: unknown, key: string): CacheEntry | undefined {
+    if (found === undefined) return undefined;
+    if (isUsable(found)) return found;
+    logger?.debug("cache entry unusable; ignored", { key });
+    return undefined;
+  }
+
+  /** What a lookup found, for the shared work: a fresh hit, or a miss to resolve (serving stale on error). */
+  function decide(
+    entry: CacheEntry | undefined,
     key: string,
     input: string,
     shared: SharedWork,
-  ): Promise<{ result: Resolution; cached: boolean; stale: boolean }> {
-    const started = performance.now();
-    const found = await bounded("get", () => cache.get(key), undefined);
-    const entry = isUsable(found) ? found : undefined;
-    if (found !== undefined && entry === undefined) logger?.debug("cache entry unusable; ignored", { key });
+    started: number,
+  ): Value | Promise<Value> {
     const now = Date.now();
     if (entry !== undefined && now < entry.freshUntil) {
       if (entry.outcome.ok) return { result: entry.outcome.result, cached: true, stale: false };
@@ -207,6 +278,23 @@ export function createCachedResolver(
       entry?.outcome.ok === true && now - entry.freshUntil <= policy.staleIfErrorMs
         ? entry.outcome.result
         : undefined;
+    return resolveMissing(key, input, shared, started, staleResult);
+  }
+
+  function lookupAndResolve(key: string, input: string, shared: SharedWork): Promise<Value> {
+    const started = performance.now();
+    return bounded("get", () => cache.get(key), undefined, started).then((found) =>
+      decide(usable(found, key), key, input, shared, started),
+    );
+  }
+
+  async function resolveMissing(
+    key: string,
+    input: string,
+    shared: SharedWork,
+    started: number,
+    staleResult: Resolution | undefined,
+  ): Promise<Value> {
     // The wait on the cache comes out of the total timeout: the resolution ends when it would have.
     const waited = Math.floor(performance.now() - started);
     const runCtx =
@@ -242,42 +330,118 @@ export function createCachedResolver(
     return { result, cached: false, stale: false };
   }
 
-  function abortErrorFor(input: string): (reason: unknown) => unknown {
-    return () => {
-      // The same error the hop loop gives a caller that aborts (one source of truth for it).
-      const controller = new AbortController();
-      controller.abort();
-      const deadline = createDeadline(ctx.options.totalTimeoutMs, controller.signal);
-      try {
-        return deadline.toError(input);
-      } finally {
-        deadline.dispose();
-      }
-    };
+  function join(
+    key: string,
+    input: string,
+    signal: AbortSignal | undefined,
+    started: number,
+    looked: { entry: CacheEntry | undefined } | undefined,
+  ): Promise<Resolution> {
+    return inFlight
+      .run(
+        key,
+        signal,
+        (shared) => {
+          if (looked === undefined) return lookupAndResolve(key, input, shared);
+          // A stored failure throws here, which the in-flight table turns into the shared rejection.
+          const value = decide(looked.entry, key, input, shared, started);
+          return value instanceof Promise ? value : Promise.resolve(value);
+        },
+        () => abortError(input),
+      )
+      .then(({ value, late }) => {
+        // A caller that asks after the shared resolution finished (its result still being stored)
+        // is served what the client already knew: a cache hit in all but the store it came from.
+        const cached = value.cached || late;
+        return copyFor(
+          value.result,
+          input,
+          cached,
+          value.stale,
+          cached ? performance.now() - started : value.result.durationMs,
+        );
+      });
+  }
+
+  /** Ends the count of a lookup of `key` (see `looking`). */
+  function lookedUp(key: string): void {
+    const left = (looking.get(key) ?? 1) - 1;
+    if (left === 0) looking.delete(key);
+    else looking.set(key, left);
+  }
+
+  /**
+   * What `lookup` (which never rejects: `bounded`) finds, or the caller's abort error as soon as its
+   * signal aborts (a hung store holds no caller). The lookup is counted until it settles, either way.
+   */
+  function abortable(
+    key: string,
+    lookup: Promise<CacheEntry | undefined>,
+    signal: AbortSignal,
+    input: string,
+  ): Promise<CacheEntry | undefined> {
+    return new Promise((resolve, reject) => {
+      const unfollow = followAbort(signal, () => {
+        unfollow();
+        reject(abortError(input));
+      });
+      void lookup.then((found) => {
+        unfollow();
+        lookedUp(key);
+        resolve(found);
+      });
+    });
+  }
+
+  function abortError(input: string): unknown {
+    // The same error the hop loop gives a caller that aborts (one source of truth for it).
+    const controller = new AbortController();
+    controller.abort();
+    const deadline = createDeadline(ctx.options.totalTimeoutMs, controller.signal);
+    try {
+      return deadline.toError(input);
+    } finally {
+      deadline.dispose();
+    }
   }
 
   return {
-    async resolve(input, signal) {
-      checkSignalArgument(signal);
-      const key = keyer.keyOf(input);
+    resolve(input, signal) {
+      try {
+        checkSignalArgument(signal);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const key = keyOf(input);
       if (key === undefined) return resolveUrl(input, ctx, signal);
+      if (signal?.aborted) return Promise.reject(abortError(input));
       const started = performance.now();
-      const { value, late } = await inFlight.run(
-        key,
-        signal,
-        (shared) => lookupAndResolve(key, input, shared),
-        abortErrorFor(input),
-      );
-      // A caller that asks after the shared resolution finished (its result still being stored)
-      // is served what the client already knew: a cache hit in all but the store it came from.
-      const cached = value.cached || late;
-      return copyFor(
-        value.result,
-        input,
-        cached,
-        value.stale,
-        cached ? performance.now() - started : value.result.durationMs,
-      );
+      // A resolution of this key is running (or being stored): join it, ask the store nothing.
+      if (inFlight.joinable(key)) return join(key, input, signal, started, undefined);
+      // Otherwise look up first, outside the in-flight table: a hit is served from the lookup's
+      // continuation, with no shared work, timer or AbortController created for it.
+      const seen = generation;
+      // Counted while it runs, so that a batch treats a duplicate arriving meanwhile as joining.
+      looking.set(key, (looking.get(key) ?? 0) + 1);
+      const lookup = bounded("get", () => cache.get(key), undefined, started);
+      // `lookup` never rejects (bounded), so the count always ends.
+      return (signal === undefined ? lookup : abortable(key, lookup, signal, input)).then((found) => {
+        // abortable() ends the count itself: it settles early when the caller aborts.
+        if (signal === undefined) lookedUp(key);
+        const entry = usable(found, key);
+        if (entry !== undefined && Date.now() < entry.freshUntil) {
+          if (!entry.outcome.ok) throw errorFromStored(entry.outcome.error, input);
+          return copyFor(entry.outcome.result, input, true, false, performance.now() - started);
+        }
+        // A miss (or stale): one network resolution per key, shared. If a write settled since the
+        // lookup began, that write may be this key's and its in-flight entry already gone: the
+        // shared work looks again rather than fetch a second time.
+        return join(key, input, signal, started, generation === seen ? { entry } : undefined);
+      });
+    },
+    joins(input) {
+      const key = keyOf(input);
+      return key !== undefined && (looking.has(key) || inFlight.joinable(key));
     },
     async invalidate(url) {
       const key = keyer.keyOf(url);

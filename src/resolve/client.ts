@@ -92,6 +92,8 @@ export function createResolvedClient(resolved: ResolvedClientOptions): Client {
     return cached === null ? resolveUrl(url, ctx, signal) : cached.resolve(url, signal);
   };
 
+  const joins = (url: string): boolean => closed === null && cached !== null && cached.joins(url);
+
   return Object.freeze({
     options: resolved.given,
     resolve(url: string, init?: { signal?: AbortSignal }) {
@@ -107,7 +109,10 @@ export function createResolvedClient(resolved: ResolvedClientOptions): Client {
       // resolveMany checks every argument (TypeError at the call) and every element (an Outcome).
       return resolveMany(
         urls,
-        { resolveOne, toError: toCanonError },
+        // With a cache, a duplicate of a resolution in flight joins it beside the slots.
+        cached === null
+          ? { resolveOne, toError: toCanonError }
+          : { resolveOne, toError: toCanonError, joins },
         { concurrency: init?.concurrency, signal: init?.signal, defaultConcurrency: DEFAULT_CONCURRENCY },
       );
     },

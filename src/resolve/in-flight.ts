@@ -48,6 +48,8 @@ export interface InFlight<T> {
     work: (shared: SharedWork) => Promise<T>,
     abortError: (reason: unknown) => unknown,
   ): Promise<Joined<T>>;
+  /** Whether a caller of `key` now would join work already running or kept (not start its own). */
+  joinable(key: string): boolean;
   /** Keys with work running or kept. */
   readonly size: number;
 }
@@ -140,6 +142,10 @@ export function createInFlight<T>(): InFlight<T> {
           },
         );
       });
+    },
+    joinable(key) {
+      const shared = table.get(key);
+      return shared !== undefined && shared.abandoned === undefined;
     },
     get size() {
       return table.size;

@@ -32,6 +32,24 @@ function iteratorOf(inputs: Inputs): AsyncIterator<unknown> | Iterator<unknown> 
 export interface BatchWork {
   resolveOne: (input: string, signal: AbortSignal) => Promise<Resolution>;
   toError: (error: unknown, input: string) => CanonError;
+  /**
+   * Whether resolving `input` now would only join a resolution already running (an identical one
+   * in flight, or one whose result is being stored): such an input makes no request of its own,
+   * so it runs beside the `concurrency` slots instead of in one. Absent: every input takes a slot.
+   */
+  joins?: (input: string) => boolean;
+}
+
+/**
+ * Inputs that join a running resolution, per slot, at most at once. Each costs only a pending
+ * promise, but a list of one URL repeated a million times must not hold a million of them: past
+ * this bound a duplicate waits like any input.
+ */
+export const JOINED_PER_SLOT = 16;
+
+/** Most inputs of a batch that may wait on a running resolution at once, beside `concurrency` slots. */
+export function joinedBound(concurrency: number): number {
+  return Math.min(JOINED_PER_SLOT * concurrency, 4_096);
 }
 
 // The failure of an element that is not a string: a value like any other failure (api.md: an
@@ -78,7 +96,10 @@ function callSafely(work: BatchWork, input: string, signal: AbortSignal): Promis
  * input it takes, as each completes (each carries its input `index`). Failures are values, never
  * thrown, and so is an element that is not a string (`invalid-url`, naming its index and type,
  * with a `TypeError` cause; its `input` is `""`). Inputs are pulled lazily, and a slot frees only
- * when its outcome has been taken, so memory stays bounded whatever the input length.
+ * when its outcome has been taken, so memory stays bounded whatever the input length. An input
+ * that `work.joins` says would only join a resolution already running (a duplicate, with a cache)
+ * waits beside the slots, at most {@link joinedBound} of them at once, so duplicates never keep a
+ * distinct URL from the network.
  *
  * How a batch ends, always after every input it took has been reported:
  * - the inputs run out: the iteration ends;
@@ -123,7 +144,9 @@ async function* runBatch(
   let iterator: AsyncIterator<unknown> | Iterator<unknown> | null = null;
   const ready: Outcome[] = [];
   const changed = new Changed();
-  let inFlight = 0;
+  let inFlight = 0; // inputs holding one of the `concurrency` slots
+  let joined = 0; // inputs waiting on a resolution already running, beside the slots
+  const joinBound = work.joins === undefined ? 0 : joinedBound(concurrency);
   let taken = 0;
   let exhausted = false;
   // The source iterator ended by itself (done, or it threw): it needs no return().
@@ -132,13 +155,14 @@ async function* runBatch(
   let inputFailure: { error: unknown } | null = null;
   const unfollowBatch = followAbort(combined, () => changed.notify());
 
-  const settle = (index: number, input: string, pending: Promise<Outcome>): void => {
+  const settle = (index: number, input: string, pending: Promise<Outcome>, slot: boolean): void => {
     let settled = false;
     const deliver = (outcome: Outcome): void => {
       if (settled) return;
       settled = true;
       unfollow();
-      inFlight--;
+      if (slot) inFlight--;
+      else joined--;
       ready.push(outcome);
       changed.notify();
     };
@@ -157,10 +181,11 @@ async function* runBatch(
     pending.then(deliver);
   };
 
-  const start = (value: unknown, index: number): void => {
-    inFlight++;
+  const start = (value: unknown, index: number, slot: boolean): void => {
+    if (slot) inFlight++;
+    else joined++;
     if (typeof value !== "string") {
-      settle(index, "", Promise.resolve(notAString(value, index)));
+      settle(index, "", Promise.resolve(notAString(value, index)), slot);
       return;
     }
     settle(
@@ -175,7 +200,19 @@ async function* runBatch(
           error: mapSafely(work, error, value),
         }),
       ),
+      slot,
     );
+  };
+
+  // A duplicate of a resolution already running makes no request: it waits beside the slots (up
+  // to joinBound of them), so the slots go to inputs that need the network.
+  const joinsRunning = (value: unknown): boolean => {
+    if (joined >= joinBound || work.joins === undefined || typeof value !== "string") return false;
+    try {
+      return work.joins(value) === true;
+    } catch {
+      return false; // a broken hint only costs the slot it would have saved
+    }
   };
 
   // The pump pulls inputs on its own, so an outcome is yielded as soon as it is ready even while
@@ -185,7 +222,11 @@ async function* runBatch(
       if (combined.aborted) return;
       iterator = iteratorOf(inputs);
       for (;;) {
-        while (inFlight + ready.length >= concurrency && !combined.aborted) await changed.wait();
+        // Every outcome not yet taken is memory: slots, joined inputs and ready outcomes together
+        // never exceed concurrency + joinBound.
+        while (inFlight + joined + ready.length >= concurrency + joinBound && !combined.aborted) {
+          await changed.wait();
+        }
         if (combined.aborted) return;
         const pulled = iterator.next();
         // A sync iterable (an array) answers at once: no race, no listener on the shared signal per
@@ -198,7 +239,15 @@ async function* runBatch(
           sourceEnded = true;
           return;
         }
-        start(step.value, taken++);
+        if (joinsRunning(step.value)) {
+          start(step.value, taken++, false);
+          continue;
+        }
+        // An input that needs a slot waits for one, and a slot frees only when its outcome has
+        // been taken. Held here, it is not yet taken: an abort now leaves it to the resume.
+        while (inFlight + ready.length >= concurrency && !combined.aborted) await changed.wait();
+        if (combined.aborted) return;
+        start(step.value, taken++, true);
       }
     } catch (error) {
       // An abort that rejected the raced pull is not the source's failure; anything else is.
@@ -221,7 +270,7 @@ async function* runBatch(
         yield outcome;
         continue;
       }
-      if (exhausted && inFlight === 0) break;
+      if (exhausted && inFlight + joined === 0) break;
       await changed.wait();
     }
   } finally {

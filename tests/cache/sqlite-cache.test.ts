@@ -77,7 +77,10 @@ describe("sqliteCache: the file", () => {
   test("expired rows are pruned from the file (bounded growth), live ones kept", async () => {
     using t = tempDir();
     const writer = sqliteCache(t.path, { retainStaleMs: 0 });
-    for (let i = 0; i < 20; i++) await writer.set(`short-${i}`, sampleEntry(i, 50));
+    // One expiry for all 20, far enough ahead that a loaded machine writes them all before it (an
+    // entry already expired when written is not stored: with 50 ms each, CI once stored 19).
+    const start = Date.now();
+    for (let i = 0; i < 20; i++) await writer.set(`short-${i}`, sampleEntry(i, 1_000, start));
     await writer.set("long", sampleEntry(0, 60_000));
     await writer.close();
     const count = () => {
@@ -87,7 +90,7 @@ describe("sqliteCache: the file", () => {
       return n;
     };
     assert.equal(count(), 21, "nothing pruned while the short entries were live");
-    await sleep(150);
+    await sleep(start + 1_050 - Date.now());
     // A process's first set prunes (and then every 1000 sets or minute).
     const next = sqliteCache(t.path, { retainStaleMs: 0 });
     await next.set("new", sampleEntry(1));

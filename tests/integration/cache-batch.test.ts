@@ -182,3 +182,60 @@ describe("duplicate-heavy batch: 10,000 inputs over 500 distinct URLs", { timeou
     }
   });
 });
+
+describe("duplicates of a resolution in flight do not hold resolveMany's slots", { timeout: 60_000 }, () => {
+  it("concurrency 4: four distinct slow URLs reach the server together while 40 copies of one wait", async () => {
+    // Each request is held until four distinct paths wait at once (or 5 s pass): a batch whose
+    // slots were held by the copies of /slow/a would reach one at a time and be released by the
+    // fallback only.
+    const held: (() => void)[] = [];
+    const waitingPaths = new Set<string>();
+    let mostAtOnce = 0;
+    let releasedByFallback = false;
+    const releaseAll = () => {
+      for (const send of held.splice(0)) send();
+    };
+    const site = await startSite((request, response) => {
+      const path = request.url ?? "/";
+      waitingPaths.add(path);
+      mostAtOnce = Math.max(mostAtOnce, waitingPaths.size);
+      held.push(() => {
+        waitingPaths.delete(path);
+        response.writeHead(200, { "content-type": "text/plain" });
+        response.end("ok");
+      });
+      if (waitingPaths.size >= 4) releaseAll();
+    });
+    const fallback = setInterval(() => {
+      if (held.length > 0) {
+        releasedByFallback = true;
+        releaseAll();
+      }
+    }, 5_000);
+    const cache = memoryCache();
+    const client = createClient(site.options({ cache }));
+    try {
+      const inputs = [
+        ...Array.from({ length: 40 }, () => site.url("/slow/a")),
+        site.url("/slow/b"),
+        site.url("/slow/c"),
+        site.url("/slow/d"),
+      ];
+      const outcomes = await collect(client.resolveMany(inputs, { concurrency: 4 }));
+      assert.equal(outcomes.length, inputs.length);
+      assert.ok(
+        outcomes.every((o) => o.ok),
+        "every input resolved",
+      );
+      assert.equal(mostAtOnce, 4, "all four distinct URLs were in flight at once");
+      assert.equal(releasedByFallback, false, "no request waited for the fallback release");
+      assert.equal(site.log.length, 4, `one request per distinct URL: ${site.log.join(", ")}`);
+    } finally {
+      clearInterval(fallback);
+      releaseAll();
+      await client.close();
+      await cache.close();
+      await site.close();
+    }
+  });
+});
