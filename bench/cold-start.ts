@@ -21,6 +21,12 @@ const REPORT =
 const cases: ColdCase[] = [
   { name: "bare node -e 0", args: ["-e", `${REPORT} 0`] },
   { name: 'import("canonurl/core")', args: ["-e", `${REPORT} import("canonurl/core")`] },
+  // The built-in rules compile their patterns on the first URL they claim, not at import: this
+  // case shows what that first use costs (the YouTube rule compiles here).
+  {
+    name: 'import("canonurl/core") + normalize()',
+    args: ["-e", `${REPORT} import("canonurl/core").then((m) => m.normalize(${JSON.stringify(URL_ARG)}))`],
+  },
   { name: 'import("canonurl")', args: ["-e", `${REPORT} import("canonurl")`] },
   {
     name: 'import("canonurl") + normalize()',

@@ -1,11 +1,17 @@
-import { trackingParams as data } from "../generated/data.js";
+import { trackingParamNames } from "../generated/data.js";
 
-interface Tiers {
+/** The two tiers of data/tracking-params.yaml, as names. */
+export interface TrackingParamTiers {
   readonly everywhere: readonly string[];
   readonly contextual: readonly string[];
 }
 
-const tiers = loadTrackingParams(data);
+// The names alone, as the build extracted them; the build also checks the file with
+// readTrackingParams (scripts/check-data.mjs), so nothing is validated at import.
+const tiers: TrackingParamTiers = {
+  everywhere: Object.freeze([...trackingParamNames.everywhere]),
+  contextual: Object.freeze([...trackingParamNames.contextual]),
+};
 
 /**
  * The built-in tracking parameter patterns (`data/tracking-params.yaml`), both tiers: the names
@@ -36,7 +42,18 @@ export const defaultTrackingParams: readonly string[] = Object.freeze([
  */
 export const contextualTrackingParams: readonly string[] = tiers.contextual;
 
-function loadTrackingParams(value: unknown): Tiers {
+/**
+ * Checks the parsed `data/tracking-params.yaml` and returns each tier's names: every entry has a
+ * name (exact, or a `prefix*` pattern), a `source` and a `what`, and no name is listed twice.
+ * Throws `TypeError` naming the entry. Run by the build, not at import.
+ *
+ * @example
+ * ```ts
+ * readTrackingParams({ everywhere: [{ name: "gclid", what: "Google Ads click id", source: "https://…" }], contextual: [] });
+ * // { everywhere: ["gclid"], contextual: [] }
+ * ```
+ */
+export function readTrackingParams(value: unknown): TrackingParamTiers {
   const fail = (message: string): never => {
     throw new TypeError(`data/tracking-params.yaml: ${message}`);
   };

@@ -102,6 +102,52 @@ const MAX_NESTED_UNWRAP = 4;
 
 const isWebScheme = (url: UrlParts): boolean => url.protocol === "https:" || url.protocol === "http:";
 
+/** What a rule compiles its declaration into, on first use (see `DeclaredRule`). */
+interface Compiled {
+  readonly patterns: readonly CompiledPattern[];
+  readonly fragmentPaths: readonly CompiledPathPattern[] | undefined;
+  readonly unwrap: readonly CompiledUnwrap[] | undefined;
+  /** Whether every host `canonicalHost` can produce is one the WHATWG parser leaves as it is. */
+  readonly hostStable: boolean;
+}
+
+function compileDeclaration(declaration: DeclarativeRule, bases: readonly string[]): Compiled {
+  const patterns = (declaration.pathPatterns ?? []).map((p) => {
+    const match = must(compilePathPattern(p.match));
+    const rewrite = must(compileRewrite(p.rewrite, match.names));
+    return {
+      match,
+      rewrite,
+      stable: literalsStable(rewrite),
+      hosts: p.hosts === undefined ? undefined : createHostSet(p.hosts),
+      keep: p.keepParams === undefined ? undefined : new Set(p.keepParams),
+    };
+  });
+  // Validation admits lowercase host names only; checked here all the same, since skipping the
+  // parse of a rewrite is only sound for a host the parser would not change.
+  const canonical = declaration.canonicalHost;
+  const hostStable =
+    canonical === undefined ||
+    (canonical.includes("{domain}") ? bases.map((b) => canonical.replace("{domain}", b)) : [canonical]).every(
+      (h) => URL.parse(`http://${h}/`)?.hostname === h,
+    );
+  const fragment = declaration.keepFragment;
+  const fragmentPaths =
+    declaration.stripFragment === false || fragment === undefined || typeof fragment === "string"
+      ? undefined
+      : fragment.paths?.map((p) => must(compilePathPattern(p)));
+  const unwrap = declaration.unwrap?.map((u) => {
+    const path = must(compilePathPattern(u.path));
+    return {
+      path,
+      param: u.param,
+      target: u.target === undefined ? undefined : must(compileTemplate(u.target, path.names)),
+      keepQuery: u.keepQuery === true,
+    };
+  });
+  return { patterns, fragmentPaths, unwrap, hostStable };
+}
+
 /**
  * A domain rule compiled from a validated {@link DeclarativeRule}: what `loadRules` returns and
  * what the built-in rules are. `createRuleMatcher` recognizes these and indexes them by host.
@@ -141,14 +187,11 @@ export class DeclaredRule implements DomainRule {
   /** Reads only the {@link UrlParts} fields; a URL it does not claim comes back as it was. */
   readonly apply: <T extends UrlParts>(url: T) => T | URL | string;
 
-  readonly #patterns: readonly CompiledPattern[];
   readonly #keep: ReadonlySet<string> | undefined;
-  readonly #fragmentPaths: readonly CompiledPathPattern[] | undefined;
-  readonly #unwrap: readonly CompiledUnwrap[] | undefined;
   /** `domains` without `*.`, shortest first: the candidates for `{domain}` in `canonicalHost`. */
   readonly #bases: readonly string[];
-  /** Whether every host `canonicalHost` can produce is one the WHATWG parser leaves as it is. */
-  readonly #hostStable: boolean;
+  /** The patterns, templates and checks `apply` runs, built on the first URL the rule claims. */
+  #compiled: Compiled | undefined;
 
   constructor(declaration: DeclarativeRule) {
     this.declaration = declaration;
@@ -177,47 +220,18 @@ export class DeclaredRule implements DomainRule {
       this.stripParams = declaration.stripParams;
     const keep = declaration.keepParams ?? [];
     this.#keep = keep.length > 0 ? new Set(keep) : undefined;
-    this.#patterns = (declaration.pathPatterns ?? []).map((p) => {
-      const match = must(compilePathPattern(p.match));
-      const rewrite = must(compileRewrite(p.rewrite, match.names));
-      return {
-        match,
-        rewrite,
-        stable: literalsStable(rewrite),
-        hosts: p.hosts === undefined ? undefined : createHostSet(p.hosts),
-        keep: p.keepParams === undefined ? undefined : new Set(p.keepParams),
-      };
-    });
-    // Validation admits lowercase host names only; checked here all the same, since skipping the
-    // parse of a rewrite is only sound for a host the parser would not change.
-    const canonical = declaration.canonicalHost;
-    this.#hostStable =
-      canonical === undefined ||
-      (canonical.includes("{domain}")
-        ? this.#bases.map((b) => canonical.replace("{domain}", b))
-        : [canonical]
-      ).every((h) => URL.parse(`http://${h}/`)?.hostname === h);
     const fragment = declaration.keepFragment;
     if (declaration.stripFragment === false) this.keepFragment = /(?:)/;
-    else if (fragment !== undefined) {
-      const spec = typeof fragment === "string" ? { pattern: fragment } : fragment;
-      this.keepFragment = new RegExp(`^(?:${spec.pattern})$`, "u");
-      this.#fragmentPaths = spec.paths?.map((p) => must(compilePathPattern(p)));
-    }
-    this.#unwrap = declaration.unwrap?.map((u) => {
-      const path = must(compilePathPattern(u.path));
-      return {
-        path,
-        param: u.param,
-        target: u.target === undefined ? undefined : must(compileTemplate(u.target, path.names)),
-        keepQuery: u.keepQuery === true,
-      };
-    });
+    else if (fragment !== undefined)
+      this.keepFragment = new RegExp(
+        `^(?:${typeof fragment === "string" ? fragment : fragment.pattern})$`,
+        "u",
+      );
 
     if (this.exemptOnly) {
       this.match = () => false;
       this.apply = (url) => url;
-    } else if (this.#unwrap !== undefined) {
+    } else if (declaration.unwrap !== undefined) {
       // An unwrap rule claims a link only when it really carries an http(s) target, so that
       // google.com/search falls through to later rules and `ruleApplied` never names a no-op.
       this.match = (url) => this.#claims(url) && this.#unwrapTarget(url) !== undefined;
@@ -227,6 +241,15 @@ export class DeclaredRule implements DomainRule {
       this.apply = (url) => (this.#claims(url) ? new URL(this.#rewrite(url).href) : url);
     }
     Object.freeze(this);
+  }
+
+  // Compiling on first use, not in the constructor: the built-in rules are constructed when
+  // canonurl/core is imported, and most programs only ever reach a few of them (the build checks the
+  // built-in declarations with the validator; user rules are validated by compileRules before they
+  // get here, so nothing below fails for a rule that exists).
+  get #c(): Compiled {
+    this.#compiled ??= compileDeclaration(this.declaration, this.#bases);
+    return this.#compiled;
   }
 
   #claims(url: UrlParts): boolean {
@@ -248,7 +271,7 @@ export class DeclaredRule implements DomainRule {
   }
 
   #unwrapTarget(url: UrlParts): string | undefined {
-    for (const form of this.#unwrap ?? []) {
+    for (const form of this.#c.unwrap ?? []) {
       const values = matchPathPattern(form.path, url.pathname);
       if (values === undefined) continue;
       let raw: string | undefined;
@@ -281,9 +304,9 @@ export class DeclaredRule implements DomainRule {
   [applyParts]<T extends UrlParts>(parts: T): T | RewrittenParts | URL | string {
     if (!this.#claims(parts)) return parts;
     // One wrapper at a time: the pipeline peels the next in a new round and counts the rounds.
-    if (this.#unwrap !== undefined) return this.#unwrapTarget(parts) ?? parts;
+    if (this.declaration.unwrap !== undefined) return this.#unwrapTarget(parts) ?? parts;
     const out = this.#rewrite(parts);
-    return this.#hostStable && out.stable ? out : new URL(out.href);
+    return this.#c.hostStable && out.stable ? out : new URL(out.href);
   }
 
   // Builds the rewritten URL as one string (and its parts) rather than through URL setters: each
@@ -304,7 +327,7 @@ export class DeclaredRule implements DomainRule {
     let setNames: readonly string[] | undefined;
     let stable = true;
     let keep = this.#keep;
-    for (const p of this.#patterns) {
+    for (const p of this.#c.patterns) {
       if (p.hosts !== undefined && !p.hosts.has(host)) continue;
       const values = matchPathPattern(p.match, path);
       if (values === undefined) continue;
@@ -381,7 +404,7 @@ export class DeclaredRule implements DomainRule {
   #keepsFragment(hash: string, pathname: string): boolean {
     const keep = this.keepFragment;
     if (keep === undefined || !keep.test(hash.slice(1))) return false;
-    const paths = this.#fragmentPaths;
+    const paths = this.#c.fragmentPaths;
     if (paths === undefined) return true;
     for (const p of paths) if (matchPathPattern(p, pathname) !== undefined) return true;
     return false;

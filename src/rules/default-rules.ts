@@ -1,6 +1,9 @@
 import { domainRules } from "../generated/data.js";
 import { compileRules } from "./compile-rules.js";
+import type { DeclarativeRule } from "./declarative-rule.js";
+import { DeclaredRule } from "./declared-rule.js";
 import type { DomainRule } from "./domain-rule.js";
+import { deepFreeze } from "./validate-rules.js";
 
 /**
  * Options of {@link createDefaultRules}.
@@ -20,7 +23,12 @@ export interface DefaultRulesOptions {
   amazonHost?: "regional" | "com";
 }
 
-const builtIns = compileRules(domainRules, "data/domain-rules.yaml");
+// Trusted, not validated here: the build validates data/domain-rules.yaml with compileRules, the
+// validator user files go through, and fails on any problem or on a field the validator would drop
+// (scripts/check-data.mjs, after tsc). Validating at import cost every process ~15 ms of CPU before
+// its first normalize (the convergence probe alone parses and rewrites a URL per pattern); the
+// rules also compile their patterns on first use (DeclaredRule).
+const builtIns = (domainRules as DeclarativeRule[]).map((rule) => new DeclaredRule(deepFreeze(rule)));
 
 // Every rule object the library ships, in every variant: what a user rule of the same family may
 // replace (see isBuiltinRule).

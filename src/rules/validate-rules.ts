@@ -393,7 +393,15 @@ function validateRule(
   return rule as unknown as DeclarativeRule;
 }
 
-function deepFreeze<T>(value: T): T {
+/**
+ * Freezes `value` and everything it holds, as the validator returns rules.
+ *
+ * @example
+ * ```ts
+ * Object.isFrozen(deepFreeze({ domains: ["a.example"] }).domains); // true
+ * ```
+ */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
     for (const v of Object.values(value)) deepFreeze(v);
     Object.freeze(value);

@@ -82,7 +82,11 @@ async function runProbe(target: BundleTarget): Promise<{ code: string; result: u
   const bundle = await bundleCore(PROBE, target);
   assert.deepEqual(bundle.imports, [], `the ${target} bundle still imports something`);
   assert.doesNotMatch(bundle.code, /\bnode:|__require\b|\brequire\(/, "a Node import survived in the bundle");
-  assert.ok(bundle.inputs.includes("dist/core.js"), `canonurl/core resolved elsewhere: ${bundle.inputs[0]}`);
+  // Bundlers get the core file by file ("default" condition); Node gets it as one module ("node").
+  assert.ok(
+    bundle.inputs.includes("dist/portable/core.js"),
+    `canonurl/core resolved elsewhere: ${bundle.inputs[0]}`,
+  );
   for (const input of bundle.inputs) assert.ok(!/node_modules\//.test(input), `the core pulled ${input}`);
   assert.ok(
     bundle.inputs.every((i) => !/^dist\/(resolve|cache|cli|node)\//.test(i)),
@@ -109,6 +113,23 @@ describe("canonurl/core bundles and runs without Node", () => {
       (e: { errors?: { text: string }[] }) =>
         (e.errors ?? []).some((x) => /Could not resolve "node:/.test(x.text)),
     );
+  });
+
+  it("a bundler keeps only the modules an import uses: classify alone carries no rules", {
+    timeout: 60_000,
+  }, async () => {
+    // Node loads the core as one module (dist/core-modules.js), whose top-level code a bundler
+    // cannot drop; bundlers must see the files one by one, where sideEffects: false lets them
+    // leave out what an import does not reach.
+    const bundle = await bundleCore('export { classify } from "canonurl/core";', "browser");
+    // The project's own app.js, then only files of the file-by-file tree.
+    for (const input of bundle.inputs.filter((i) => !i.endsWith("/app.js")))
+      assert.match(input, /^dist\/portable\//);
+    // esbuild reads every file it walks (inputs); what it keeps is in the code.
+    assert.doesNotMatch(bundle.code, /youtube-v2|class DeclaredRule|DeclaredRule = class/);
+    const all = await bundleCore('export { classify, defaultRules } from "canonurl/core";', "browser");
+    assert.match(all.code, /youtube-v2/, "the check can fail");
+    assert.match(all.code, /DeclaredRule = class|class DeclaredRule/, "the check can fail");
   });
 
   it("normalize + explain + classify + defaultRules stay small", { timeout: 60_000 }, async (t) => {

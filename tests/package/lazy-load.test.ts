@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import { fromRoot } from "../helpers/paths.js";
 import { loadedPackages } from "./loaded-modules.js";
 
@@ -44,6 +47,69 @@ if (m.classify("https:/evil.test/x").class !== "hidden-host") throw new Error("c
 checkpoint("import");
 `);
     assert.deepEqual(loaded.import, []);
+  });
+
+  it("import('canonurl/core') loads two files: its entry and the core's modules in one", {
+    timeout: 30_000,
+  }, async () => {
+    // scripts/bundle-core.mjs folds the ~80 compiled modules of the core into dist/core-modules.js
+    // (each ES module costs Node 20 ~0.4 ms of CPU to load); a new file in this list is a module
+    // the core loads on its own, outside that bundle.
+    const loaded = await loadedPackages(`
+const m = await import("canonurl/core");
+checkpoint("import");
+if (m.normalize("https://youtu.be/dQw4w9WgXcQ?si=x") !== "https://www.youtube.com/watch?v=dQw4w9WgXcQ") throw new Error("normalize");
+checkpoint("normalize");
+`);
+    assert.deepEqual(loaded["files:import"], ["dist/core-modules.js", "dist/core.js"]);
+    assert.deepEqual(loaded["files:normalize"], loaded["files:import"], "a normalize loads nothing more");
+  });
+
+  it("canonurl and canonurl/core share one copy of every class and table", { timeout: 30_000 }, async () => {
+    // The Node side imports the core's files one by one (dist/errors/url-error.js, …); each is a
+    // facade over dist/core-modules.js, so an error the resolver throws is an instance of the class
+    // canonurl/core exports, and the built-in rules are the same objects through either entry.
+    const loaded = await loadedPackages(`
+const node = await import("canonurl");
+const core = await import("canonurl/core");
+const rules = await import(${JSON.stringify(pathToFileURL(fromRoot("dist/rules/index.js")).href)});
+for (const name of Object.keys(core)) if (node[name] !== core[name]) throw new Error("canonurl." + name + " is not canonurl/core's");
+if (rules.defaultRules !== core.defaultRules || !(core.defaultRules[0] instanceof rules.DeclaredRule)) throw new Error("rules room");
+const client = node.createClient();
+const error = await client.resolve("ftp://blocked.test/").then(() => null, (e) => e);
+await client.close();
+if (!(error instanceof core.CanonError) || error.code !== "unsupported-scheme") throw new Error("resolver error: " + error);
+let thrown = null;
+try { node.loadRules("- { name: a b, domains: [a.example] }"); } catch (e) { thrown = e; }
+if (!(thrown instanceof core.RuleError)) throw new Error("loadRules error: " + thrown);
+checkpoint("after");
+`);
+    // The resolver's modules come in on their own; of the core's (the import graph of src/core.ts,
+    // as esbuild walks it), only the facades over the one bundle.
+    const { metafile } = await build({
+      entryPoints: [fromRoot("src", "core.ts")],
+      absWorkingDir: fromRoot(),
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: "esm",
+      logLevel: "silent",
+    });
+    const coreFiles = new Set(
+      Object.keys(metafile.inputs).map((p) =>
+        relative(fromRoot(), fromRoot(p))
+          .replace(/^src\//, "dist/")
+          .replace(/\.ts$/, ".js"),
+      ),
+    );
+    const loadedCore = loaded["files:after"]?.filter((f) => coreFiles.has(f)) ?? [];
+    assert.ok(loadedCore.length > 3, `the Node side imports core files one by one: ${loaded["files:after"]}`);
+    for (const file of loadedCore)
+      assert.match(
+        readFileSync(fromRoot(file), "utf8"),
+        /^(export \{[^}]*\} from|import) "(\.\/|(\.\.\/)+)core-modules\.js";\n$/,
+        `${file} is a facade`,
+      );
   });
 
   it("a one-URL `canonurl --offline` run loads neither", { timeout: 30_000 }, async () => {

@@ -2,9 +2,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { fromRoot } from "../helpers/paths.js";
 
-/** The packages a fresh Node process had loaded at each checkpoint of a script. */
+/**
+ * The packages a fresh Node process had loaded at each checkpoint of a script, and under
+ * `files:<checkpoint>` the files of this package's dist/ it had loaded (ES modules only).
+ */
 export type LoadedPackages = Record<string, string[]>;
 
 // A resolve hook (module.register) sees every ESM import, including an ESM file's import of a
@@ -20,7 +24,7 @@ export async function resolve(specifier, context, next) {
 `;
 
 /**
- * Runs `body` (an ES module body; `checkpoint(name)` records the packages loaded so far) in a fresh
+ * Runs `body` (an ES module body; `checkpoint(name)` records what was loaded so far) in a fresh
  * Node process started in the repository root, so `canonurl` resolves to this package by name.
  */
 export async function loadedPackages(body: string): Promise<LoadedPackages> {
@@ -48,6 +52,11 @@ globalThis.checkpoint = (name) => {
     ...Object.keys(require.cache),
   ].filter((p) => p.includes("/node_modules/"));
   checkpoints[name] = [...new Set(paths.map(packageOf))].sort();
+  // This package's own files, relative to its root (dist/core.js, …), under "files:" + name.
+  const root = ${JSON.stringify(`${pathToFileURL(fromRoot()).href}/`)};
+  checkpoints["files:" + name] = [
+    ...new Set(readFileSync(process.env.CANONURL_LOAD_LOG, "utf8").split("\\n").filter((u) => u.startsWith(root + "dist/")).map((u) => u.slice(root.length))),
+  ].sort();
 };
 try {
 ${body}
