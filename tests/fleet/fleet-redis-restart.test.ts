@@ -25,13 +25,14 @@ describe("fleet: Redis restarted mid-run", () => {
   });
   after(() => origin.server.close());
 
+  // 20,000 inputs, as the end-to-end run: Redis goes away after 3,000 results, mid-run.
   it("workers and the reader reconnect; every input once, equal to one resolveMany", {
-    timeout: 90_000,
+    timeout: 240_000,
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), "canonurl-fleet-redis-"));
     let server = await startRedisServer(undefined, dir);
     const { port, url } = server;
-    const inputs = fleetInputs(1_500, origin.server.port, 3);
+    const inputs = fleetInputs(20_000, origin.server.port, 3, 50);
     const options = { redis: url, client, stalledIntervalMs: 1_000 };
     const fleet = createFleet(options);
     const workers = [createFleet(options), createFleet(options)];
@@ -39,11 +40,11 @@ describe("fleet: Redis restarted mid-run", () => {
     const running = workers.map((w) => w.work({ concurrency: 8, signal: stop.signal }));
     let restarted = false;
     try {
-      const { job } = await fleet.submit(inputs, { chunkSize: 25 });
+      const { job } = await fleet.submit(inputs, { chunkSize: 100 });
       const got: Outcome[] = [];
       for await (const o of fleet.results(job)) {
         got.push(o);
-        if (got.length === 300 && !restarted) {
+        if (got.length === 3_000 && !restarted) {
           // Persist what Redis holds now, stop it, and start it again on its port and data: work
           // done in between is lost with it and must be done again.
           const admin = createRedisClient({ url });
@@ -63,7 +64,7 @@ describe("fleet: Redis restarted mid-run", () => {
       );
       const single = createClient(client);
       const expected: Outcome[] = [];
-      for await (const o of single.resolveMany(inputs, { concurrency: 8 })) expected.push(o);
+      for await (const o of single.resolveMany(inputs, { concurrency: 16 })) expected.push(o);
       await single.close();
       expected.sort((a, b) => a.index - b.index);
       assert.deepEqual(got.map(essence), expected.map(essence));
