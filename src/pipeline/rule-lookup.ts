@@ -1,6 +1,7 @@
 import type { DomainRule } from "../rules/domain-rule.js";
 import { createRuleMatcher, DeclaredRule, isBuiltinRule, ruleFamily } from "../rules/index.js";
 import type { UrlParts } from "../url/url-parts.js";
+import { hostClaim } from "./host-claim.js";
 
 /** A compiled rules list: a cheap host prefilter in front of the first-match lookup. */
 export interface RuleLookup {
@@ -151,24 +152,8 @@ function compile(all: readonly DomainRule[]): RuleLookup {
     for (const host of rule.hosts.exact) exact.add(host);
     suffixes.push(...rule.hosts.suffixes);
   }
-  // A few wildcard domains (the built-ins) are cheapest tried one by one; thousands of them (user
-  // lists) go in a Set, tried once per parent name of the host that could be one.
-  const suffixSet = suffixes.length > 8 ? new Set(suffixes) : undefined;
-  let longest = 0;
-  for (const suffix of suffixes) longest = Math.max(longest, suffix.length);
   return {
-    mayMatch(hostname) {
-      if (exact.has(hostname)) return true;
-      if (suffixSet === undefined) {
-        for (const suffix of suffixes) if (hostname.endsWith(suffix)) return true;
-        return false;
-      }
-      for (let dot = hostname.indexOf(".", Math.max(1, hostname.length - longest)); dot !== -1; ) {
-        if (suffixSet.has(hostname.slice(dot))) return true;
-        dot = hostname.indexOf(".", dot + 1);
-      }
-      return false;
-    },
+    mayMatch: hostClaim(exact, suffixes),
     find: findParts,
     findParts,
     exemptFor,

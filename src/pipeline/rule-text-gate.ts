@@ -1,15 +1,12 @@
 import { DeclaredRule } from "../rules/declared-rule.js";
 import { groupOf, type RuleGroup } from "../rules/rule-group.js";
+import { hostClaim } from "./host-claim.js";
 import type { RuleLookup } from "./rule-lookup.js";
 
 /** False only when no rule of a list can claim a URL of this host and text. */
 export type RuleTextGate = (hostname: string, href: string) => boolean;
 
 const gates = new WeakMap<RuleLookup, RuleTextGate | null>();
-
-// Past this many wildcard domains a Set of them is walked by the host's parent names instead of
-// testing each one (the same trade the rule lookup makes).
-const MAX_LISTED_SUFFIXES = 8;
 
 /**
  * For a lookup that must be handed a `URL` (its list holds rules that are not declarative): a
@@ -49,21 +46,7 @@ function compileGate(rules: RuleLookup["rules"]): RuleTextGate | null {
     if (group?.actsOn === undefined) return null;
     if (!groups.some((g) => g === group)) groups.push(group as Required<Pick<RuleGroup, "actsOn">>);
   }
-  const suffixSet = suffixes.length > MAX_LISTED_SUFFIXES ? new Set(suffixes) : undefined;
-  let longest = 0;
-  for (const suffix of suffixes) longest = Math.max(longest, suffix.length);
-  const claimsHost = (hostname: string): boolean => {
-    if (exact.has(hostname)) return true;
-    if (suffixSet === undefined) {
-      for (const suffix of suffixes) if (hostname.endsWith(suffix)) return true;
-      return false;
-    }
-    for (let dot = hostname.indexOf(".", Math.max(1, hostname.length - longest)); dot !== -1; ) {
-      if (suffixSet.has(hostname.slice(dot))) return true;
-      dot = hostname.indexOf(".", dot + 1);
-    }
-    return false;
-  };
+  const claimsHost = hostClaim(exact, suffixes);
   return (hostname, href) => {
     if (claimsHost(hostname)) return true;
     for (const group of groups) if (group.actsOn(href)) return true;
