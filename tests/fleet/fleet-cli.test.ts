@@ -7,7 +7,7 @@ import type { Outcome } from "../../src/resolve/types.js";
 import { fromRoot } from "../helpers/paths.js";
 import { testRedisUrl } from "../helpers/redis-server.js";
 import { runCli, testEnv } from "../helpers/run-cli.js";
-import { essence, fleetInputs, type Origin, startOrigin } from "./origins.js";
+import { essence, fleetInputs, type Origin, originClient, startOrigin } from "./origins.js";
 
 // Every run goes over 20,000 inputs (200 chunks of the CLI's default 100), the plain one and each
 // SIGKILL run, as the issue asks; about 9 s a run here. One slow input in 50 (30 ms): slow answers
@@ -35,11 +35,7 @@ describe("fleet: 3 worker processes of the built binary", () => {
     origin = await startOrigin();
     const inputs = fleetInputs(INPUTS, origin.server.port, HOSTS, SLOW_EVERY);
     allInputs = inputs;
-    const single = createClient({
-      resolver: async (host) => (host.endsWith(".test") ? ["127.0.0.1"] : []),
-      allowedNetworks: ["127.0.0.1/32"],
-      allowedPorts: [origin.server.port],
-    });
+    const single = createClient(originClient(origin.server.port));
     const expected: Outcome[] = [];
     for await (const o of single.resolveMany(inputs, { concurrency: 32 })) expected.push(o);
     await single.close();

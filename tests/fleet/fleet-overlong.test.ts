@@ -9,18 +9,14 @@ import type { ClientOptions, Outcome } from "../../src/resolve/types.js";
 import { MAX_URL_LENGTH } from "../../src/url/max-url-length.js";
 import { testRedisUrl } from "../helpers/redis-server.js";
 import { runCli } from "../helpers/run-cli.js";
-import { type Origin, startOrigin } from "./origins.js";
+import { type Origin, originClient, startOrigin } from "./origins.js";
 
 describe("fleet: inputs too long to store", () => {
   let origin: Origin;
   let client: ClientOptions;
   before(async () => {
     origin = await startOrigin();
-    client = {
-      resolver: async (host) => (host.endsWith(".test") ? ["127.0.0.1"] : []),
-      allowedNetworks: ["127.0.0.1/32"],
-      allowedPorts: [origin.server.port],
-    };
+    client = originClient(origin.server.port);
   });
   after(() => origin.server.close());
 

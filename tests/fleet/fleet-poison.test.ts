@@ -6,7 +6,7 @@ import { createClient } from "../../src/resolve/lazy-client.js";
 import type { Outcome } from "../../src/resolve/types.js";
 import { fromRoot } from "../helpers/paths.js";
 import { testRedisUrl } from "../helpers/redis-server.js";
-import { essence, fleetInputs, type Origin, startOrigin } from "./origins.js";
+import { essence, fleetInputs, type Origin, originClient, startOrigin } from "./origins.js";
 
 // How often a poison input runs: once in its chunk, once in the chunk's rerun, once alone in its
 // process (POISON_CRASHES in src/fleet/fleet.ts); then it fails without running.
@@ -71,11 +71,7 @@ describe("fleet: a poison input that kills its worker process", () => {
       assert.equal(crashes, POISON_RUNS);
       assert.deepEqual(unexpected, []);
       // Every other input, its chunk-mates included, has the outcome one resolveMany gives it.
-      const single = createClient({
-        resolver: async (host) => (host.endsWith(".test") ? ["127.0.0.1"] : []),
-        allowedNetworks: ["127.0.0.1/32"],
-        allowedPorts: [port],
-      });
+      const single = createClient(originClient(port));
       const expected: Outcome[] = [];
       for await (const o of single.resolveMany(
         inputs.filter((_, i) => i !== POISON),

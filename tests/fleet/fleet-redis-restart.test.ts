@@ -8,20 +8,15 @@ import { createFleet } from "../../src/fleet/index.js";
 import { createClient } from "../../src/resolve/lazy-client.js";
 import type { ClientOptions, Outcome } from "../../src/resolve/types.js";
 import { startRedisServer } from "../helpers/redis-server.js";
-import { essence, fleetInputs, type Origin, startOrigin } from "./origins.js";
+import { essence, fleetInputs, type Origin, originClient, startOrigin } from "./origins.js";
 
 describe("fleet: Redis restarted mid-run", () => {
   let origin: Origin;
   let client: ClientOptions;
   before(async () => {
     origin = await startOrigin();
-    client = {
-      resolver: async (host) => (host.endsWith(".test") ? ["127.0.0.1"] : []),
-      allowedNetworks: ["127.0.0.1/32"],
-      allowedPorts: [origin.server.port],
-      // Generous: on a loaded machine a slow answer must not pass for a fleet fault.
-      totalTimeoutMs: 20_000,
-    };
+    // Generous: on a loaded machine a slow answer must not pass for a fleet fault.
+    client = originClient(origin.server.port, { totalTimeoutMs: 20_000 });
   });
   after(() => origin.server.close());
 

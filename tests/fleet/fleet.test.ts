@@ -4,19 +4,14 @@ import { createFleet } from "../../src/fleet/index.js";
 import { createClient } from "../../src/resolve/lazy-client.js";
 import type { ClientOptions, Outcome } from "../../src/resolve/types.js";
 import { testRedisUrl } from "../helpers/redis-server.js";
-import { essence, fleetInputs, type Origin, startOrigin } from "./origins.js";
+import { essence, fleetInputs, type Origin, originClient, startOrigin } from "./origins.js";
 
 describe("fleet (in-process workers, real Redis)", () => {
   let origin: Origin;
   let client: ClientOptions;
   before(async () => {
     origin = await startOrigin();
-    client = {
-      resolver: async (host) => (host.endsWith(".test") ? ["127.0.0.1"] : []),
-      allowedNetworks: ["127.0.0.1/32"],
-      allowedPorts: [origin.server.port],
-      totalTimeoutMs: 5_000,
-    };
+    client = originClient(origin.server.port, { totalTimeoutMs: 5_000 });
   });
   after(() => origin.server.close());
 

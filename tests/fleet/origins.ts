@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Outcome } from "../../src/resolve/types.js";
+import type { ClientOptions, Outcome } from "../../src/resolve/types.js";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 
 /**
@@ -55,4 +55,17 @@ export function essence(o: Outcome): unknown {
   if (!o.ok) return [o.index, o.input, o.error.code, o.error.name];
   const r = o.result;
   return [o.index, o.input, r.url, r.source, r.status, r.chain.map((h) => [h.url, h.status]), r.verified];
+}
+
+/**
+ * Client options that reach only the origin on `port`: every `.test` name resolves to 127.0.0.1,
+ * and only that address and port are allowed. `extra` adds or overrides options.
+ */
+export function originClient(port: number, extra: Partial<ClientOptions> = {}): ClientOptions {
+  return {
+    resolver: async (host) => (host.endsWith(".test") ? ["127.0.0.1"] : []),
+    allowedNetworks: ["127.0.0.1/32"],
+    allowedPorts: [port],
+    ...extra,
+  };
 }
