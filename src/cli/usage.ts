@@ -13,7 +13,8 @@ Options:
   --resume                  with -o: keep the complete lines already in FILE, run only the rest
   --progress, --no-progress progress on stderr (default: when stderr is a terminal and the
                             results do not go to it)
-  --workers N               offline: worker threads (default 1), output still in input order
+  --workers N               offline: threads that canonicalize, the main one included (default
+                            1); output stays in input order
   --version                 print the version
 
 Normalization (also after explain):
