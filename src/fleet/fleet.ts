@@ -1,5 +1,5 @@
 import { createNodeRedisClient, type Job, Queue, Worker } from "bullmq";
-import { createClient as createRedisClient } from "redis";
+import { createClient as createRedisClient, ErrorReply } from "redis";
 import { redisCache } from "../cache/redis-cache.js";
 import { createClient, createPinnedTransport } from "../resolve/lazy-client.js";
 import type { Outcome } from "../resolve/types.js";
@@ -94,6 +94,29 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       { once: true },
     );
   });
+}
+
+// How long the results reader keeps trying a read that the connection lost before it gives up.
+const READ_RETRY_MS = 60_000;
+
+/**
+ * `op` again after a lost connection: a command in flight when the connection drops rejects with
+ * the socket's error (ECONNRESET), while the client reconnects by itself and queues what comes
+ * next. A reply of Redis's own (ErrorReply), a closed client or an abort is final, and so is a
+ * connection lost for longer than READ_RETRY_MS.
+ */
+async function retryRead<T>(r: Redis, op: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  let failingSince: number | undefined;
+  for (;;) {
+    try {
+      return await op();
+    } catch (error) {
+      if (error instanceof ErrorReply || !r.isOpen || signal?.aborted) throw error;
+      failingSince ??= Date.now();
+      if (Date.now() - failingSince > READ_RETRY_MS) throw error;
+      await sleep(100, signal);
+    }
+  }
 }
 
 /**
@@ -313,10 +336,10 @@ export function createFleet(options: FleetOptions): Fleet {
       let wait = 10;
       for (;;) {
         // Chunks may be cut short (MAX_CHUNK_CHARS): the end is the chunk count, set last.
-        const chunks = await r.hGet(keys.meta, "chunks");
+        const chunks = await retryRead(r, () => r.hGet(keys.meta, "chunks"), init.signal);
         if (chunks != null && next >= Number(chunks)) return;
         const batch = Array.from({ length: 16 }, (_, i) => keys.chunk(next + i));
-        const texts = await r.mGet(batch);
+        const texts = await retryRead(r, () => r.mGet(batch), init.signal);
         let got = 0;
         for (const text of texts) {
           if (text == null) break;
