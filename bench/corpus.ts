@@ -1,3 +1,5 @@
+import { seeded } from "../tests/helpers/seeded.js";
+
 /**
  * A deterministic corpus of realistic URLs: mixed case, ports, dot segments, escapes, tracking
  * parameters, fragments, IDN hosts and rule domains, in the proportions a crawl frontier shows.
@@ -9,15 +11,7 @@
  * ```
  */
 export function generateCorpus(size: number, seed = 0x5eed): string[] {
-  let state = seed >>> 0;
-  const next = () => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seeded(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
   const hosts = [
     "example.com",

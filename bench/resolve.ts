@@ -2,10 +2,10 @@
 // (301, then 200 text/plain: HEAD only, no body read), every response waits `latencyMs` before it is
 // sent. Ideal throughput is concurrency ÷ (hops × latency); the ratio says how much the resolver
 // itself costs on top of the network wait, and socketsOpened says whether keep-alive held.
-import { Worker } from "node:worker_threads";
 import { Pool } from "undici";
 import { createClient } from "../src/resolve/client.js";
 import { createPinnedTransport } from "../src/resolve/http/pinned-transport.js";
+import { startBenchOrigin } from "./origin.js";
 
 /** What {@link benchResolve} measured (medians over the rounds). */
 export interface ResolveBenchResult {
@@ -24,58 +24,6 @@ export interface ResolveBenchResult {
   /** Sockets opened during the measured rounds alone (0 when keep-alive held every connection). */
   socketsOpenedMeasured: number;
 }
-
-// The origin: a bare `net` server in its own thread answering every request head after
-// `latencyMs` with a prebuilt response (`/r/N` → 301 to `/p/N`, else 200 text/plain, no body).
-// node:http costs the server thread as much CPU per request as the client spends; on a
-// two-core machine that contention lands in the figure as resolver overhead, which it is not.
-const SERVER = `
-const { createServer } = require("node:net");
-const { parentPort, workerData } = require("node:worker_threads");
-const keep = "content-length: 0\\r\\nconnection: keep-alive\\r\\nkeep-alive: timeout=60\\r\\n\\r\\n";
-const ok = "HTTP/1.1 200 OK\\r\\ncontent-type: text/plain\\r\\n" + keep;
-const server = createServer((socket) => {
-  socket.setNoDelay(true);
-  socket.setEncoding("latin1");
-  socket.on("error", () => {});
-  let pending = "";
-  socket.on("data", (data) => {
-    pending += data;
-    for (let end = pending.indexOf("\\r\\n\\r\\n"); end !== -1; end = pending.indexOf("\\r\\n\\r\\n")) {
-      const line = pending.slice(0, pending.indexOf("\\r\\n"));
-      pending = pending.slice(end + 4);
-      const path = line.split(" ")[1] ?? "/";
-      const response = path.startsWith("/r/")
-        ? "HTTP/1.1 301 Moved Permanently\\r\\nlocation: /p/" + path.slice(3) + "\\r\\n" + keep
-        : ok;
-      hold(socket, response, performance.now());
-    }
-  });
-});
-// A response leaves at the first turn of the loop at or after its due time, never before. A plain
-// setTimeout(latencyMs) held it 5.4 ms on average (timers fire late by the loop's granularity),
-// which the figure would have charged to the client; so the timer fires a millisecond early and
-// setImmediate waits out the rest.
-let held = 0, heldMs = 0;
-function hold(socket, response, arrived) {
-  const due = arrived + workerData.latencyMs;
-  const send = () => {
-    const now = performance.now();
-    if (now < due) return void setImmediate(send);
-    socket.write(response);
-    held++;
-    heldMs += now - arrived;
-  };
-  setTimeout(send, Math.max(0, workerData.latencyMs - 1));
-}
-server.listen(0, "127.0.0.1", () => parentPort.postMessage(server.address().port));
-parentPort.on("message", (message) => {
-  if (message === "hold") {
-    parentPort.postMessage(held === 0 ? 0 : heldMs / held);
-    held = heldMs = 0;
-  } else server.close(() => process.exit(0));
-});
-`;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
@@ -100,11 +48,8 @@ export async function benchResolve(
   rounds = Number(process.env.BENCH_RESOLVE_ROUNDS ?? 5),
   latencyMs = 5,
 ): Promise<ResolveBenchResult> {
-  const worker = new Worker(SERVER, { eval: true, workerData: { latencyMs } });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
+  const origin = await startBenchOrigin(latencyMs);
+  const { port } = origin;
   // The default pool caps one destination at 16 connections and the client one host at 6 requests
   // (politeness to one origin); the ideal below assumes `concurrency` requests in flight, so both
   // are sized to match and the figure is the resolver's overhead, not its politeness.
@@ -151,11 +96,7 @@ export async function benchResolve(
     return count / ((performance.now() - started) / 1000);
   }
 
-  const serverHold = (): Promise<number> =>
-    new Promise((resolve) => {
-      worker.once("message", resolve);
-      worker.postMessage("hold");
-    });
+  const serverHold = origin.meanHoldMs;
 
   try {
     // Warm-up: the JIT and both pools, outside the measured rounds. One full round each: after a
@@ -192,7 +133,6 @@ export async function benchResolve(
     await client.close();
     await transport.close();
     await pool.close();
-    worker.postMessage("stop");
-    await worker.terminate();
+    await origin.close();
   }
 }

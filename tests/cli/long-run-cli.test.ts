@@ -15,6 +15,7 @@ import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
 import { testEnv } from "../helpers/run-cli.js";
+import { seeded } from "../helpers/seeded.js";
 
 // The built binary in network mode as a long-running job: -o FILE --resume after a SIGKILL, and
 // the progress display under a real pseudo-terminal. The binary reaches the local server only
@@ -22,18 +23,6 @@ import { testEnv } from "../helpers/run-cli.js";
 // anything else.
 const BIN = fromRoot("dist", "cli", "bin.js");
 const LINES = 20_000;
-
-// mulberry32: a small seeded generator, so the kill points are the same on every run.
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Input i names itself in its path, so a request shows which input it serves. Mixed: plain
 // pages, redirects, 404s, blank lines and lines that fail before any network access.

@@ -14,29 +14,15 @@ import { sqliteCache } from "../../src/cache/sqlite-cache.js";
 import { createClient } from "../../src/resolve/client.js";
 import type { Outcome } from "../../src/resolve/types.js";
 import { type RedisServer, startRedisServer, testRedisUrl } from "../helpers/redis-server.js";
+import { seeded, shuffled } from "../helpers/seeded.js";
 import { type Site, startSite } from "./site.js";
-
-/** mulberry32: a small seeded generator, so the shuffled order is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `total` inputs over `distinct` URLs (each at least once), shuffled with a fixed seed. */
 function duplicateHeavy(site: Site, group: string, total: number, distinct: number): string[] {
-  const inputs = Array.from({ length: total }, (_, i) => site.url(`/d/${group}/${i % distinct}`));
-  const random = seeded(13);
-  for (let i = inputs.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [inputs[i], inputs[j]] = [inputs[j] as string, inputs[i] as string];
-  }
-  return inputs;
+  return shuffled(
+    Array.from({ length: total }, (_, i) => site.url(`/d/${group}/${i % distinct}`)),
+    seeded(13),
+  );
 }
 
 async function collect(iterable: AsyncIterable<Outcome>): Promise<Outcome[]> {
