@@ -1,16 +1,13 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createClient as createRedisClient } from "redis";
 import { createFleet } from "../../src/fleet/index.js";
 import { createClient } from "../../src/resolve/lazy-client.js";
 import type { Outcome } from "../../src/resolve/types.js";
 import { fromRoot } from "../helpers/paths.js";
-import { startRedisServer, testRedisUrl } from "../helpers/redis-server.js";
+import { type RestartableRedis, startRestartableRedis, testRedisUrl } from "../helpers/redis-server.js";
 import { runCli, testEnv } from "../helpers/run-cli.js";
+import { seeded } from "../helpers/seeded.js";
 import { essence, fleetInputs, type Origin, originClient, startOrigin } from "./origins.js";
 
 // Every run goes over 20,000 inputs (200 chunks of the CLI's default 100), the plain one, each
@@ -20,22 +17,8 @@ const INPUTS = 20_000;
 const SLOW_EVERY = 50;
 const RESTART_AT = 3_000;
 
-interface RedisServer {
-  url: string;
-  restart(): Promise<void>;
-}
 const HOSTS = 4;
 const HOST_LIMIT = 4;
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("fleet: 3 worker processes of the built binary", () => {
   let origin: Origin;
@@ -64,7 +47,7 @@ describe("fleet: 3 worker processes of the built binary", () => {
 
   // `seed`: one worker is SIGKILLed at a seeded point. `redis`: a private server, restarted once
   // mid-run (the shared one serves the other tests).
-  async function run(name: string, seed: number | null, redis?: RedisServer): Promise<void> {
+  async function run(name: string, seed: number | null, redis?: RestartableRedis): Promise<void> {
     const inputs = allInputs;
     const expected = allExpected;
     const queue = `cli${process.pid}${name}`;
@@ -100,7 +83,7 @@ describe("fleet: 3 worker processes of the built binary", () => {
       } else if (seed !== null) {
         // At a random point of the run by its progress (10 % to 60 % done), not by the clock:
         // however fast or loaded the machine, the kill lands mid-run.
-        const target = Math.floor((0.1 + 0.5 * mulberry32(seed)()) * inputs.length);
+        const target = Math.floor((0.1 + 0.5 * seeded(seed)()) * inputs.length);
         killing = (async () => {
           for (;;) {
             const { done } = await fleet.progress(job);
@@ -147,26 +130,11 @@ describe("fleet: 3 worker processes of the built binary", () => {
   it("Redis restarted mid-run: workers and the reader reconnect, each input once", {
     timeout: 240_000,
   }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-fleet-cli-redis-"));
-    let server = await startRedisServer(undefined, dir);
-    const { port, url } = server;
-    const restartable = {
-      url,
-      async restart() {
-        const admin = createRedisClient({ url });
-        await admin.connect();
-        await admin.sendCommand(["SAVE"]);
-        await admin.close();
-        await server.stop();
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        server = await startRedisServer(port, dir);
-      },
-    };
+    const redis = await startRestartableRedis();
     try {
-      await run("restart", null, restartable);
+      await run("restart", null, redis);
     } finally {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await redis.stop();
     }
   });
   for (const seed of [1, 2, 3]) {

@@ -1,13 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createClient as createRedisClient } from "redis";
 import { createFleet } from "../../src/fleet/index.js";
 import { createClient } from "../../src/resolve/lazy-client.js";
 import type { ClientOptions, Outcome } from "../../src/resolve/types.js";
-import { startRedisServer } from "../helpers/redis-server.js";
+import { startRestartableRedis } from "../helpers/redis-server.js";
 import { essence, fleetInputs, type Origin, originClient, startOrigin } from "./origins.js";
 
 describe("fleet: Redis restarted mid-run", () => {
@@ -23,11 +19,10 @@ describe("fleet: Redis restarted mid-run", () => {
   // The library's own workers, in this process, over 1,500 inputs; the binary's workers over
   // 20,000 are restarted on in fleet-cli.test.ts.
   it("workers and the reader reconnect; every input once, equal to one resolveMany", {
-    timeout: 240_000,
+    timeout: 90_000,
   }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-fleet-redis-"));
-    let server = await startRedisServer(undefined, dir);
-    const { port, url } = server;
+    const redis = await startRestartableRedis();
+    const { url } = redis;
     const inputs = fleetInputs(1_500, origin.server.port, 3, 50);
     const options = { redis: url, client, stalledIntervalMs: 1_000 };
     const fleet = createFleet(options);
@@ -36,20 +31,13 @@ describe("fleet: Redis restarted mid-run", () => {
     const running = workers.map((w) => w.work({ concurrency: 8, signal: stop.signal }));
     let restarted = false;
     try {
-      const { job } = await fleet.submit(inputs, { chunkSize: 100 });
+      const { job } = await fleet.submit(inputs, { chunkSize: 25 });
       const got: Outcome[] = [];
       for await (const o of fleet.results(job)) {
         got.push(o);
         if (got.length === 300 && !restarted) {
-          // Persist what Redis holds now, stop it, and start it again on its port and data: work
-          // done in between is lost with it and must be done again.
-          const admin = createRedisClient({ url });
-          await admin.connect();
-          await admin.sendCommand(["SAVE"]);
-          await admin.close();
-          await server.stop();
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          server = await startRedisServer(port, dir);
+          // Work done while it is away is lost with it and must be done again.
+          await redis.restart();
           restarted = true;
         }
       }
@@ -60,7 +48,7 @@ describe("fleet: Redis restarted mid-run", () => {
       );
       const single = createClient(client);
       const expected: Outcome[] = [];
-      for await (const o of single.resolveMany(inputs, { concurrency: 16 })) expected.push(o);
+      for await (const o of single.resolveMany(inputs, { concurrency: 8 })) expected.push(o);
       await single.close();
       expected.sort((a, b) => a.index - b.index);
       assert.deepEqual(got.map(essence), expected.map(essence));
@@ -69,8 +57,7 @@ describe("fleet: Redis restarted mid-run", () => {
       await Promise.all(running);
       await Promise.all(workers.map((w) => w.close()));
       await fleet.close();
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await redis.stop();
     }
   });
 });

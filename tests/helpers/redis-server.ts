@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { createClient } from "redis";
 import type { RedisServer } from "../../scripts/test-services.mjs";
 import { fromRoot } from "./paths.js";
 
@@ -44,4 +48,42 @@ export async function startRedisServer(port?: number, dir?: string): Promise<Red
 /** A loopback port nothing listens on right now. */
 export async function freePort(): Promise<number> {
   return (await services()).freePort();
+}
+
+/** A private redis-server that keeps its data across {@link RestartableRedis.restart}. */
+export interface RestartableRedis {
+  readonly url: string;
+  /**
+   * Persists what the server holds (`SAVE`), stops it, waits half a second and starts it again on
+   * its port and data: clients see the connection drop, and work done in between is lost with it.
+   */
+  restart(): Promise<void>;
+  /** Stops the server and removes its data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a {@link RestartableRedis} in a temporary data directory, for tests of what survives a
+ * Redis restart. The shared server serves the other tests and is never restarted.
+ */
+export async function startRestartableRedis(): Promise<RestartableRedis> {
+  const dir = mkdtempSync(join(tmpdir(), "canonurl-redis-"));
+  let server = await startRedisServer(undefined, dir);
+  const { port, url } = server;
+  return {
+    url,
+    async restart() {
+      const admin = createClient({ url });
+      await admin.connect();
+      await admin.sendCommand(["SAVE"]);
+      await admin.close();
+      await server.stop();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      server = await startRedisServer(port, dir);
+    },
+    async stop() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
