@@ -18,7 +18,8 @@ import { sqliteCache } from "../src/cache/sqlite-cache.js";
 import { createCacheKeyer } from "../src/resolve/cache-key.js";
 import { createClient } from "../src/resolve/client.js";
 import { resolveClientOptions } from "../src/resolve/client-options.js";
-import type { ClientOptions, Resolution } from "../src/resolve/types.js";
+import type { ClientOptions } from "../src/resolve/types.js";
+import { sampleEntry } from "../tests/cache/sample-entry.js";
 import { fromRoot } from "../tests/helpers/paths.js";
 
 /** One contender: performs one hit for a key and returns what it read (kept alive by the caller). */
@@ -36,36 +37,6 @@ export interface CacheBenchResult {
   rounds: number;
   payloadChars: number;
   medians: CacheBenchMedians;
-}
-
-/** A realistic ~1.3 KB resolution: a shortener hop, a redirect, a canonical link, a site's headers. */
-function resolution(n: number): Resolution {
-  const url = `https://www.example.test/articles/${n}/a-canonical-slug`;
-  return {
-    url,
-    original: `http://bit.test/x${n}?utm_source=news`,
-    source: "canonical-link",
-    chain: [
-      { url: `http://bit.test/x${n}?utm_source=news`, via: "initial", method: "HEAD", status: 301 },
-      { url: `https://www.example.test/articles/${n}?amp=1`, via: "redirect", method: "GET", status: 200 },
-      { url, via: "canonical-link", method: "GET", status: 200 },
-    ],
-    status: 200,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "public, max-age=3600",
-      date: "Fri, 04 Dec 2026 12:00:00 GMT",
-      etag: '"5f2c-1a2b3c4d5e6f"',
-      server: "nginx",
-      vary: "Accept-Encoding",
-    },
-    ruleApplied: null,
-    paramsStripped: ["utm_source"],
-    verified: true,
-    durationMs: 183.25,
-    cached: false,
-    stale: false,
-  };
 }
 
 /**
@@ -142,7 +113,7 @@ export async function benchCache(
   const now = Date.now();
   const entries: [string, CacheEntry][] = Array.from({ length: keyCount }, (_, i) => [
     `v1|https://bit.test/x${i}`,
-    { outcome: { ok: true, result: resolution(i) }, storedAt: now, freshUntil: now + 3_600_000 },
+    sampleEntry(i, 3_600_000, now),
   ]);
   const keys = entries.map(([k]) => k);
   // The bare stores hold exactly the text the backends store.
