@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { DEFAULT_CACHE_FILE, defaultCacheDir } from "../../src/cli/cache-flags.js";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { testRedisUrl } from "../helpers/redis-server.js";
-import { runCli, testEnv } from "../helpers/run-cli.js";
+import { loopbackArgs, runCli, testEnv } from "../helpers/run-cli.js";
 
 describe("the default cache directory (XDG Base Directory)", () => {
   it("$XDG_CACHE_HOME/canonurl when absolute, else ~/.cache/canonurl", () => {
@@ -65,15 +65,7 @@ describe("the resolution cache of network mode (the built binary)", () => {
 
   async function run(flags: string[], env: NodeJS.ProcessEnv = testEnv) {
     const before = server.requests;
-    const args = [
-      "--resolve",
-      "site.test:127.0.0.1",
-      "--allow-network",
-      "127.0.0.1/32",
-      "--allowed-port",
-      String(server.port),
-      ...flags,
-    ];
+    const args = [...loopbackArgs(server.port, ["site.test"]), ...flags];
     const r = await runCli(args, `${inputs.join("\n")}\n`, env);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.split("\n").length - 1, inputs.length);

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
-import { testEnv } from "../helpers/run-cli.js";
+import { loopbackArgs, testEnv } from "../helpers/run-cli.js";
 import { seeded } from "../helpers/seeded.js";
 
 // The built binary in network mode as a long-running job: -o FILE --resume after a SIGKILL, and
@@ -55,17 +55,6 @@ function handler(delayMs: number) {
   };
 }
 
-function networkArgs(server: LocalServer): string[] {
-  return [
-    "--resolve",
-    "site.test:127.0.0.1",
-    "--allow-network",
-    "127.0.0.1/32",
-    "--allowed-port",
-    String(server.port),
-  ];
-}
-
 // Index of the input a request path serves (-1 for none).
 function inputOf(path: string): number {
   const m = /^\/\w+\/(\d+)/.exec(path);
@@ -87,7 +76,7 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
 
   function run(args: string[]): Promise<{ code: number | null; signal: string | null; stderr: string }> {
     const stdin = openSync(input, "r");
-    const child = spawn(process.execPath, [BIN, ...networkArgs(server), ...args], {
+    const child = spawn(process.execPath, [BIN, ...loopbackArgs(server.port, ["site.test"]), ...args], {
       stdio: [stdin, "ignore", "pipe"],
       env: testEnv,
     });
@@ -105,10 +94,14 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
     signal: "SIGKILL" | "SIGTERM",
   ): Promise<{ code: number | null; signal: string | null; stderr: string }> {
     const stdin = openSync(input, "r");
-    const child = spawn(process.execPath, [BIN, ...networkArgs(server), ...args, "-o", file], {
-      stdio: [stdin, "ignore", "pipe"],
-      env: testEnv,
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, ...loopbackArgs(server.port, ["site.test"]), ...args, "-o", file],
+      {
+        stdio: [stdin, "ignore", "pipe"],
+        env: testEnv,
+      },
+    );
     closeSync(stdin);
     let stderr = "";
     child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
@@ -241,7 +234,7 @@ describe("--progress under a pseudo-terminal (script -qefc)", () => {
     const command = [
       process.execPath,
       BIN,
-      ...networkArgs(server),
+      ...loopbackArgs(server.port, ["site.test"]),
       "--no-cache",
       "--concurrency",
       "4",

@@ -6,7 +6,7 @@ import { createClient } from "../../src/resolve/lazy-client.js";
 import type { Outcome } from "../../src/resolve/types.js";
 import { fromRoot } from "../helpers/paths.js";
 import { type RestartableRedis, startRestartableRedis, testRedisUrl } from "../helpers/redis-server.js";
-import { runCli, testEnv } from "../helpers/run-cli.js";
+import { loopbackArgs, runCli, testEnv } from "../helpers/run-cli.js";
 import { seeded } from "../helpers/seeded.js";
 import { essence, fleetInputs, type Origin, originClient, startOrigin } from "./origins.js";
 
@@ -39,8 +39,12 @@ describe("fleet: 3 worker processes of the built binary", () => {
 
   function startWorker(queue: string, redis: string): ChildProcess {
     const args = [fromRoot("dist/cli/bin.js"), "fleet", "work", "--redis", redis, "--queue", queue];
-    for (let h = 0; h < HOSTS; h++) args.push("--resolve", `h${h}.test:127.0.0.1`);
-    args.push("--allow-network", "127.0.0.1/32", "--allowed-port", String(origin.server.port));
+    args.push(
+      ...loopbackArgs(
+        origin.server.port,
+        Array.from({ length: HOSTS }, (_, h) => `h${h}.test`),
+      ),
+    );
     args.push("--concurrency", "8", "--host-concurrency", String(HOST_LIMIT), "--stalled-interval", "1000");
     return spawn(process.execPath, args, { env: testEnv, stdio: ["ignore", "ignore", "pipe"] });
   }

@@ -8,7 +8,7 @@ import { jobKeys } from "../../src/fleet/keys.js";
 import type { ClientOptions, Outcome } from "../../src/resolve/types.js";
 import { MAX_URL_LENGTH } from "../../src/url/max-url-length.js";
 import { testRedisUrl } from "../helpers/redis-server.js";
-import { runCli } from "../helpers/run-cli.js";
+import { loopbackArgs, runCli } from "../helpers/run-cli.js";
 import { type Origin, originClient, startOrigin } from "./origins.js";
 
 describe("fleet: inputs too long to store", () => {
@@ -47,18 +47,7 @@ describe("fleet: inputs too long to store", () => {
       const job = submitted.stdout.trim();
       return runCli(["fleet", "results", ...redis, "--job", job, "--json", "--follow"]);
     });
-    const network = await runCli(
-      [
-        "--json",
-        "--resolve",
-        `h0.test:127.0.0.1`,
-        "--allow-network",
-        "127.0.0.1/32",
-        "--allowed-port",
-        String(origin.server.port),
-      ],
-      stdin,
-    );
+    const network = await runCli(["--json", ...loopbackArgs(origin.server.port, ["h0.test"])], stdin);
     assert.equal(got.code, 1, got.stderr);
     const lines = got.stdout.trimEnd().split("\n");
     const expected = network.stdout.trimEnd().split("\n");

@@ -39,3 +39,19 @@ export function runCli(args: readonly string[], stdin?: string, env?: NodeJS.Pro
     child.stdin.end(stdin ?? "");
   });
 }
+
+/**
+ * The network-mode flags that let the binary reach a local server and nothing else: each of
+ * `hosts` resolves to 127.0.0.1 (`--resolve`), and only that address and `port` are allowed.
+ *
+ * @example
+ * ```ts
+ * await runCli([...loopbackArgs(server.port, ["site.test"]), "--json"], `${url}\n`);
+ * ```
+ */
+export function loopbackArgs(port: number, hosts: readonly string[]): string[] {
+  const args: string[] = [];
+  for (const host of hosts) args.push("--resolve", `${host}:127.0.0.1`);
+  args.push("--allow-network", "127.0.0.1/32", "--allowed-port", String(port));
+  return args;
+}
