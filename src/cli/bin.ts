@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // The executable: wires the process's streams into main() and turns its result into the exit status.
 import { isClosedOutputError } from "./io.js";
-import { main } from "./main.js";
+import { startWorkersFor } from "./worker-prestart.js";
+
+// First, before the command line loads: an offline run's worker threads boot on the other cores
+// while this thread loads its modules and reads the flags.
+startWorkersFor(process.argv.slice(2));
+const { main } = await import("./main.js");
 
 // A write that was buffered before the reader went away can report EPIPE after main() returned;
 // the run is over and has nothing left to say, so only other errors are real.

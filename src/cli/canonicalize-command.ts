@@ -22,9 +22,7 @@ import { readInputBatches, readInputBlocks, readsStdin, skipBlocks, skipLines } 
 import { needsStdinHint, STDIN_HINT } from "./stdin-hint.js";
 import { USAGE } from "./usage.js";
 import { packageVersion } from "./version.js";
-
-/** The most `--workers` accepted: past the cores of any machine this runs on, threads only add overhead. */
-export const MAX_WORKERS = 64;
+import { MAX_WORKERS } from "./worker-prestart.js";
 
 /**
  * `canonurl [options] [URL...]`: canonicalizes each input, streaming in constant memory.

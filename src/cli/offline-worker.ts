@@ -1,7 +1,7 @@
 // The body of one `--workers` thread: builds the normalize options from the same recipe the main
-// thread checked, then answers each batch with formatOfflineBatch, the function the single-threaded
+// thread checked (its first message), then answers each batch with formatOfflineBatch, the function the single-threaded
 // run calls, so both print the same bytes.
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import type { OutputFormat } from "./format-flag.js";
 import { decodeLines, type InputLine, isRawLines, type LineBlock } from "./line-splitter.js";
 import { type NormalizeRecipe, resolveRecipe } from "./normalize-flags.js";
@@ -33,7 +33,7 @@ export interface WorkerReady {
 /** Every message a worker posts. */
 export type WorkerMessage = BatchReply | WorkerReady;
 
-/** The data a worker starts with. */
+/** The first message a worker gets: the options it canonicalizes with. */
 export interface WorkerSetup {
   recipe: NormalizeRecipe;
   json: boolean;
@@ -42,24 +42,33 @@ export interface WorkerSetup {
 
 if (parentPort !== null) {
   const port = parentPort;
-  const { recipe, json, format } = workerData as WorkerSetup;
-  const options = resolveRecipe(recipe);
   const encoder = new TextEncoder();
-  port.on("message", ({ seq, base, blocks }: BatchRequest) => {
-    const lines: InputLine[] = [];
-    for (const block of blocks) {
-      if (isRawLines(block)) decodeLines(block, lines);
-      else lines.push(block);
+  // The first message is the setup: a worker may be started before the flags are read (see
+  // worker-prestart.ts), so it loads its modules first and learns its options afterwards.
+  let answer: ((request: BatchRequest) => void) | undefined;
+  port.on("message", (message: WorkerSetup | BatchRequest) => {
+    if (answer !== undefined) {
+      answer(message as BatchRequest);
+      return;
     }
-    const { out, err, failures } = formatOfflineBatch(lines, base, options, json, format);
-    // TextEncoder gives the bytes their own ArrayBuffer (Buffer.from may hand out its shared
-    // pool), so transferring it detaches nothing else.
-    const bytes = encoder.encode(out);
-    const reply: BatchReply = { seq, out: bytes, err, failures };
-    port.postMessage(reply, [bytes.buffer]);
+    const { recipe, json, format } = message as WorkerSetup;
+    const options = resolveRecipe(recipe);
+    answer = ({ seq, base, blocks }) => {
+      const lines: InputLine[] = [];
+      for (const block of blocks) {
+        if (isRawLines(block)) decodeLines(block, lines);
+        else lines.push(block);
+      }
+      const { out, err, failures } = formatOfflineBatch(lines, base, options, json, format);
+      // TextEncoder gives the bytes their own ArrayBuffer (Buffer.from may hand out its shared
+      // pool), so transferring it detaches nothing else.
+      const bytes = encoder.encode(out);
+      const reply: BatchReply = { seq, out: bytes, err, failures };
+      port.postMessage(reply, [bytes.buffer]);
+    };
+    // Until this arrives the main thread canonicalizes every batch itself: a worker still loading
+    // would hold its batches back while the main thread's later output waited for them.
+    const ready: WorkerReady = { ready: true };
+    port.postMessage(ready);
   });
-  // Until this arrives the main thread canonicalizes every batch itself: a worker still loading
-  // would hold its batches back while the main thread's later output waited for them.
-  const ready: WorkerReady = { ready: true };
-  port.postMessage(ready);
 }

@@ -8,6 +8,7 @@ import { formatOfflineBatch } from "./offline-batch.js";
 import type { BatchRequest, WorkerMessage, WorkerSetup } from "./offline-worker.js";
 import type { ProgressSink } from "./progress.js";
 import type { BlockBatch } from "./read-lines.js";
+import { OFFLINE_WORKER_URL, takeStartedWorkers } from "./worker-prestart.js";
 
 /** Batches in flight per worker: one being worked on, the rest queued so the worker never idles. */
 const IN_FLIGHT_PER_WORKER = 3;
@@ -73,16 +74,15 @@ export async function runOfflineWorkers(
   const tally = run.tally ?? { main: 0, workers: 0, ready: 0, maxPending: 0 };
   const options = resolveRecipe(recipe);
   const setup: WorkerSetup = { recipe, json, format };
-  const pool = Array.from({ length: threads - 1 }, () => ({
-    worker: new Worker(new URL("./offline-worker.js", import.meta.url), { workerData: setup }),
-    ready: false,
-    busy: 0,
-  }));
+  const started = takeStartedWorkers(threads - 1);
+  while (started.length < threads - 1)
+    started.push({ worker: new Worker(OFFLINE_WORKER_URL), early: undefined });
+  const pool = started.map(({ worker }) => ({ worker, ready: false, busy: 0 }));
   type Slot = (typeof pool)[number];
   const done = new Map<number, Done>();
   const owner = new Map<number, Slot>();
   const lineCounts = new Map<number, number>();
-  let failure: Error | undefined;
+  let failure = started.find((s) => s.early !== undefined)?.early;
   let wake: (() => void) | undefined;
   const notify = () => {
     const w = wake;
@@ -90,6 +90,7 @@ export async function runOfflineWorkers(
     w?.();
   };
   for (const slot of pool) {
+    slot.worker.postMessage(setup);
     slot.worker.on("message", (message: WorkerMessage) => {
       if ("ready" in message) {
         slot.ready = true;

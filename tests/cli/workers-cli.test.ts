@@ -143,6 +143,16 @@ describe("--workers: usage and bounds", () => {
     assert.equal((await runCli(["--offline", "--workers", "64", "http://a.test/"])).code, 0);
   });
 
+  it("a run that never uses the workers started for it ends at once (usage error, --help)", async () => {
+    // bin.js starts the workers before it parses the flags; unused, they must not keep it alive.
+    const bad = await runCli(["--offline", "--workers", "3", "--no-such-flag"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /no-such-flag/);
+    const help = await runCli(["--offline", "--workers", "3", "--help"]);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /--workers N/);
+  });
+
   for (const workers of ["1", "2"]) {
     it(`--workers ${workers}: a reader that stops reading stalls the intake (bounded memory)`, async () => {
       const child = spawn(
