@@ -8,6 +8,7 @@ import {
   LineSplitter,
   type RawLines,
 } from "./line-splitter.js";
+import { stdinChunks } from "./stdin-chunks.js";
 
 /** How many argument inputs form one batch (stdin batches are one read each, at most 64 KiB). */
 const ARGUMENT_BATCH = 1000;
@@ -31,7 +32,7 @@ export function readsStdin(args: readonly string[]): boolean {
 /**
  * The inputs of a command in batches: its positional arguments when there are any (`-` alone
  * means stdin), else stdin split by {@link LineSplitter} (streamed: constant memory however long
- * the input; one batch per read). A batch never is empty. Batches spare the offline path a
+ * the input; one batch per read, see {@link stdinChunks}). A batch never is empty. Batches spare the offline path a
  * promise per line.
  *
  * @example
@@ -48,7 +49,7 @@ export async function* readInputBatches(
     return;
   }
   const splitter = new LineSplitter();
-  for await (const chunk of stdin) {
+  for await (const chunk of stdinChunks(stdin)) {
     const lines: InputLine[] = [];
     splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer), lines);
     if (lines.length > 0) yield lines;
@@ -83,7 +84,7 @@ export async function* readInputBlocks(args: readonly string[], stdin: Readable)
     return;
   }
   const splitter = new LineSplitter();
-  for await (const chunk of stdin) {
+  for await (const chunk of stdinChunks(stdin)) {
     const blocks: LineBlock[] = [];
     splitter.pushBlocks(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer), blocks);
     if (blocks.length > 0) yield { blocks, lines: countLines(blocks) };

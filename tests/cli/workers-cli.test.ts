@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { MAX_LINE_BYTES } from "../../src/cli/line-splitter.js";
 import { fromRoot } from "../helpers/paths.js";
-import { runCli } from "../helpers/run-cli.js";
+import { type CliRun, runCli, testEnv } from "../helpers/run-cli.js";
 
 // A seeded mixed input: successes, failures of each kind, blank lines, lone CRs inside lines,
 // CRLF endings, long lines under the limit and a few over it, rule hosts, and no final newline.
@@ -56,6 +59,22 @@ function mixedInput(lines: number, seed = 0x5eed): { text: string; kinds: Map<st
   return { text: parts.join("").replace(/\r?\n$/, ""), kinds };
 }
 
+// Runs the binary with stdin the open file `fd` (as `canonurl < file` does).
+function runFileCli(args: readonly string[], fd: number): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fromRoot("dist/cli/bin.js"), ...args], {
+      env: testEnv,
+      stdio: [fd, "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 describe("--workers N prints the same bytes as --workers 1", () => {
   const { text, kinds } = mixedInput(50_000);
 
@@ -96,6 +115,23 @@ describe("--workers N prints the same bytes as --workers 1", () => {
       }
     });
   }
+
+  it("the same when stdin is a file (read directly, not through a stream)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "canonurl-workers-")), "input.txt");
+    writeFileSync(file, text);
+    const fromPipe = await runCli(["--offline", "--workers", "1"], text);
+    for (const n of ["1", "2"]) {
+      const fd = openSync(file, "r");
+      try {
+        const fromFile = await runFileCli(["--offline", "--workers", n], fd);
+        assert.equal(fromFile.code, fromPipe.code);
+        assert.ok(fromFile.stdout === fromPipe.stdout, `stdout differs with --workers ${n}`);
+        assert.ok(fromFile.stderr === fromPipe.stderr, `stderr differs with --workers ${n}`);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  });
 
   it("the same with URL arguments instead of stdin", async () => {
     const args = ["HTTP://A.test/x/", "ftp://b", "", "http://c.test/?gclid=1"];
