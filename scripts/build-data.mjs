@@ -17,36 +17,62 @@ const outFile = join(root, "src", "generated", "data.ts");
 
 const camel = (name) => name.replace(/[-_.]([a-z0-9])/g, (_, c) => c.toUpperCase());
 
-// A host list of (name, www.name) pairs, in that order, is written as its bare names once, after
-// their common leading labels: Google's 187 search domains, bare and with www., in two rules, cost a
-// browser bundle ~0.7 KB gzip spelled out. The module rebuilds the very arrays at import (one
-// split per list); the generator below evaluates what it wrote and fails unless it equals the data.
-const WWW_PAIRS = `
-/** Each of \`names\` (space-separated, after \`prefix\`) bare and with \`www.\`, in that order. */
+// A host list of names each followed by its www. form (and optionally by other one-label forms:
+// amazon.de, www.amazon.de, smile.amazon.de) is written as its bare names once, after their common
+// leading labels, an extra label as "+label": Google's 187 search domains, bare and with www., in
+// two rules, and Amazon's stores cost a browser bundle ~1 KB gzip spelled out. The module rebuilds
+// the very arrays at import (one split per list); the generator below evaluates what it wrote and
+// fails unless it equals the data.
+const WWW_FORMS = `
+/**
+ * The host list \`names\` stands for: each name (space-separated, after \`prefix\`) bare, with
+ * \`www.\`, then with each \`+label\` it carries (\`"de+smile"\`: de, www.de, smile.de).
+ */
 const withWww = (prefix: string, names: string): string[] =>
-  names.split(" ").flatMap((name) => [prefix + name, \`www.\${prefix}\${name}\`]);
+  names.split(" ").flatMap((token) => {
+    const [name, ...labels] = token.split("+");
+    const host = prefix + name;
+    return [host, \`www.\${host}\`, ...labels.map((label) => \`\${label}.\${host}\`)];
+  });
 `;
 const withWww = (prefix, names) =>
-  names.split(" ").flatMap((name) => [prefix + name, `www.${prefix}${name}`]);
-let usesPairs = false;
+  names.split(" ").flatMap((token) => {
+    const [name, ...labels] = token.split("+");
+    const host = prefix + name;
+    return [host, `www.${host}`, ...labels.map((label) => `${label}.${host}`)];
+  });
+let usesForms = false;
 
-/** `list` as a withWww(...) call when it is a list of (name, www.name) pairs, or undefined. */
-function pairsCall(list) {
-  if (list.length < 4 || list.length % 2 !== 0) return undefined;
-  if (!list.every((x) => typeof x === "string" && x !== "" && !/[\s"\\]/.test(x))) return undefined;
-  const bare = list.filter((_, i) => i % 2 === 0);
-  if (bare.some((name, i) => list[2 * i + 1] !== `www.${name}`)) return undefined;
+/** `list` as a withWww(...) call when it has that form (see WWW_FORMS), or undefined. */
+function formsCall(list) {
+  if (list.length < 4) return undefined;
+  if (!list.every((x) => typeof x === "string" && /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(x))) return undefined;
+  const groups = [];
+  for (let i = 0; i < list.length; ) {
+    const name = list[i];
+    if (list[i + 1] !== `www.${name}`) return undefined;
+    const labels = [];
+    for (
+      i += 2;
+      i < list.length && list[i].endsWith(`.${name}`) && !list[i].slice(0, -name.length - 1).includes(".");
+      i++
+    )
+      labels.push(list[i].slice(0, -name.length - 1));
+    groups.push({ name, labels });
+  }
   // The longest run of leading labels every name shares, ending in a dot ("google.").
+  const bare = groups.map((g) => g.name);
   let prefix = bare[0].slice(0, bare[0].lastIndexOf(".") + 1);
   while (prefix !== "" && !bare.every((name) => name.startsWith(prefix) && name.length > prefix.length))
     prefix = prefix.slice(0, prefix.slice(0, -1).lastIndexOf(".") + 1);
-  usesPairs = true;
-  return `/* @__PURE__ */ withWww(${JSON.stringify(prefix)}, ${JSON.stringify(bare.map((n) => n.slice(prefix.length)).join(" "))})`;
+  const tokens = groups.map((g) => [g.name.slice(prefix.length), ...g.labels].join("+"));
+  usesForms = true;
+  return `/* @__PURE__ */ withWww(${JSON.stringify(prefix)}, ${JSON.stringify(tokens.join(" "))})`;
 }
 
-/** `value` as a TypeScript expression: JSON, with host-pair lists compacted. */
+/** `value` as a TypeScript expression: JSON, with host lists in www. form compacted. */
 function expression(value) {
-  if (Array.isArray(value)) return pairsCall(value) ?? `[${value.map(expression).join(",")}]`;
+  if (Array.isArray(value)) return formsCall(value) ?? `[${value.map(expression).join(",")}]`;
   if (value !== null && typeof value === "object")
     return `{${Object.entries(value)
       .map(([k, v]) => `${JSON.stringify(k)}:${expression(v)}`)
@@ -61,7 +87,7 @@ for (const file of readdirSync(dataDir).sort()) {
   const text = readFileSync(join(dataDir, file), "utf8");
   const value = ext === ".json" ? JSON.parse(text) : parse(text);
   const code = expression(value);
-  // What the module will hold must be the data: evaluate the expression (withWww as in WWW_PAIRS).
+  // What the module will hold must be the data: evaluate the expression (withWww as in WWW_FORMS).
   if (!isDeepStrictEqual(new Function("withWww", `return ${code};`)(withWww), value))
     throw new Error(`build-data: the generated form of data/${file} differs from the file`);
   body.push(`/** Parsed content of data/${file}. */`);
@@ -71,7 +97,7 @@ for (const file of readdirSync(dataDir).sort()) {
 const lines = [
   "// Generated by scripts/build-data.mjs from data/. Do not edit; edit the data file and rebuild.",
   "/* biome-ignore-all format: generated */",
-  ...(usesPairs ? [WWW_PAIRS] : [""]),
+  ...(usesForms ? [WWW_FORMS] : [""]),
   ...body,
 ];
 // What the library reads of data/tracking-params.yaml: the names of each tier, without the `what`
