@@ -18,7 +18,8 @@ import { sqliteCache } from "../src/cache/sqlite-cache.js";
 import { createCacheKeyer } from "../src/resolve/cache-key.js";
 import { createClient } from "../src/resolve/client.js";
 import { resolveClientOptions } from "../src/resolve/client-options.js";
-import type { ClientOptions } from "../src/resolve/types.js";
+import { KEY_MEMO_ENTRIES } from "../src/resolve/key-memo.js";
+import type { ClientOptions, Resolution } from "../src/resolve/types.js";
 import { sampleEntry } from "../tests/cache/sample-entry.js";
 import { fromRoot } from "../tests/helpers/paths.js";
 
@@ -120,7 +121,10 @@ export async function benchCache(
   const texts = entries.map(([k, e]) => [k, encodeEntry(e)] as const);
 
   // Room for both key sets: the backend keys and the client keys below.
-  const memory = memoryCache({ maxEntries: keyCount * 2 });
+  // Inputs cycled through so that the client's key memo never has them (it forgets an input not
+  // asked for again within KEY_MEMO_ENTRIES others): the hit path of an input not seen lately.
+  const coldUrls = Array.from({ length: KEY_MEMO_ENTRIES * 2 }, (_, i) => `http://bit.test/cold${i}`);
+  const memory = memoryCache({ maxEntries: keyCount * 2 + coldUrls.length });
   const sqlite = sqliteCache(join(dir, "backend.sqlite"));
   const redis = redisCache(server.url, { prefix: "bench:" });
   const backends: Cache[] = [memory, sqlite, redis];
@@ -157,17 +161,35 @@ export async function benchCache(
     const clientKey = keyer.keyOf(urls.get(k) as string) as string;
     for (const cache of backends) await cache.set(clientKey, e);
   }
+  for (const [i, url] of coldUrls.entries()) {
+    const clientKey = keyer.keyOf(url) as string;
+    for (const cache of backends) await cache.set(clientKey, sampleEntry(i, 3_600_000, now));
+  }
   const clients = backends.map((cache) => createClient({ ...clientOptions, cache }));
-  const hit = (i: number) => async (k: string) => {
-    const r = await (clients[i] as ReturnType<typeof createClient>).resolve(urls.get(k) as string);
+  // Clients of their own for the cold inputs, whose stream would otherwise push the hot inputs
+  // out of the key memo and measure a mix of the two paths.
+  const coldClients = backends.map((cache) => createClient({ ...clientOptions, cache }));
+  const served = (r: Resolution): Resolution => {
     if (!r.cached) throw new Error("cache bench: a client lookup missed");
     return r;
   };
+  const hit = (i: number) => async (k: string) =>
+    served(await (clients[i] as ReturnType<typeof createClient>).resolve(urls.get(k) as string));
+  let next = 0;
+  const coldHit = (i: number) => async () =>
+    served(
+      await (coldClients[i] as ReturnType<typeof createClient>).resolve(
+        coldUrls[next++ % coldUrls.length] as string,
+      ),
+    );
 
   const cases: AsyncCase[] = [
     { name: "memoryCache client.resolve (hit)", get: hit(0) },
     { name: "sqliteCache client.resolve (hit)", get: hit(1) },
     { name: "redisCache client.resolve (hit)", get: hit(2) },
+    { name: "memoryCache client.resolve (hit, input not remembered)", get: coldHit(0) },
+    { name: "sqliteCache client.resolve (hit, input not remembered)", get: coldHit(1) },
+    { name: "redisCache client.resolve (hit, input not remembered)", get: coldHit(2) },
     { name: "memoryCache get", get: (k) => memory.get(k) },
     { name: "bare lru-cache get", get: async (k) => lru.get(k) },
     { name: "sqliteCache get", get: (k) => sqlite.get(k) },
@@ -193,7 +215,7 @@ export async function benchCache(
     const medians = await measure(cases, keys, rounds);
     return { keys: keyCount, rounds, payloadChars: texts[0]?.[1].length ?? 0, medians };
   } finally {
-    for (const client of clients) await client.close();
+    for (const client of [...clients, ...coldClients]) await client.close();
     for (const cache of backends) await cache.close();
     db.close();
     raw.destroy();
