@@ -65,6 +65,7 @@ async function cacheGroup(): Promise<void> {
     ["redisCache get", "bare node-redis GET"],
     ["redisCache get", "bare node-redis GET + JSON.parse"],
     ["memoryCache client.resolve (hit)", "bare lru-cache get"],
+    ["a caller's copy of a stored resolution alone", "bare lru-cache get"],
     ["sqliteCache client.resolve (hit)", "bare better-sqlite3 select + JSON.parse"],
     ["redisCache client.resolve (hit)", "bare node-redis GET + JSON.parse"],
     ["memoryCache client.resolve (hit, input not remembered)", "bare lru-cache get"],

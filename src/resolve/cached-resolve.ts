@@ -122,7 +122,7 @@ function copyStrings(list: readonly string[]): string[] {
  * The fields of Resolution, each copied; a field a newer canonurl stored and this one does not
  * know is left out.
  */
-function copyFor(
+export function copyFor(
   r: Resolution,
   input: string,
   cached: boolean,
