@@ -19,7 +19,6 @@ import { createCacheKeyer } from "../src/resolve/cache-key.js";
 import { copyFor } from "../src/resolve/cached-resolve.js";
 import { createClient } from "../src/resolve/client.js";
 import { resolveClientOptions } from "../src/resolve/client-options.js";
-import { KEY_MEMO_ENTRIES } from "../src/resolve/key-memo.js";
 import type { ClientOptions, Resolution } from "../src/resolve/types.js";
 import { sampleEntry } from "../tests/cache/sample-entry.js";
 import { fromRoot } from "../tests/helpers/paths.js";
@@ -121,11 +120,8 @@ export async function benchCache(
   // The bare stores hold exactly the text the backends store.
   const texts = entries.map(([k, e]) => [k, encodeEntry(e)] as const);
 
-  // Room for both key sets: the backend keys and the client keys below.
-  // Inputs cycled through so that the client's key memo never has them (it forgets an input not
-  // asked for again within KEY_MEMO_ENTRIES others): the hit path of an input not seen lately.
-  const coldUrls = Array.from({ length: KEY_MEMO_ENTRIES * 2 }, (_, i) => `http://bit.test/cold${i}`);
-  const memory = memoryCache({ maxEntries: keyCount * 2 + coldUrls.length });
+  // Room for both key sets (the backend keys and the client keys below), in entries and bytes.
+  const memory = memoryCache({ maxEntries: keyCount * 2, maxBytes: 2 ** 40 });
   const sqlite = sqliteCache(join(dir, "backend.sqlite"));
   const redis = redisCache(server.url, { prefix: "bench:" });
   const backends: Cache[] = [memory, sqlite, redis];
@@ -162,29 +158,16 @@ export async function benchCache(
     const clientKey = keyer.keyOf(urls.get(k) as string) as string;
     for (const cache of backends) await cache.set(clientKey, e);
   }
-  for (const [i, url] of coldUrls.entries()) {
-    const clientKey = keyer.keyOf(url) as string;
-    for (const cache of backends) await cache.set(clientKey, sampleEntry(i, 3_600_000, now));
-  }
   const clients = backends.map((cache) => createClient({ ...clientOptions, cache }));
-  // Clients of their own for the cold inputs, whose stream would otherwise push the hot inputs
-  // out of the key memo and measure a mix of the two paths.
-  const coldClients = backends.map((cache) => createClient({ ...clientOptions, cache }));
   // The client's promise is awaited as it is, like the bare stores' (one await per operation, no
   // wrapper of the bench's own around it). A miss would dial port 9, where nobody listens, and
   // reject; every input is also checked to be served from the cache once the timing is done.
   const hit = (i: number) => (k: string) =>
     (clients[i] as ReturnType<typeof createClient>).resolve(urls.get(k) as string);
-  let next = 0;
-  const coldHit = (i: number) => () =>
-    (coldClients[i] as ReturnType<typeof createClient>).resolve(coldUrls[next++ % coldUrls.length] as string);
   async function checkServedFromCache(): Promise<void> {
-    for (const [i, client] of clients.entries()) {
-      const cold = coldClients[i] as ReturnType<typeof createClient>;
-      for (const url of [...urls.values(), ...coldUrls])
-        for (const c of [client, cold])
-          if (!(await c.resolve(url)).cached) throw new Error(`cache bench: ${url} was not a hit`);
-    }
+    for (const client of clients)
+      for (const url of urls.values())
+        if (!(await client.resolve(url)).cached) throw new Error(`cache bench: ${url} was not a hit`);
   }
 
   // What every hit hands its caller: its own copy of the stored, frozen resolution (fields,
@@ -203,9 +186,6 @@ export async function benchCache(
     { name: "memoryCache client.resolve (hit)", get: hit(0) },
     { name: "sqliteCache client.resolve (hit)", get: hit(1) },
     { name: "redisCache client.resolve (hit)", get: hit(2) },
-    { name: "memoryCache client.resolve (hit, input not remembered)", get: coldHit(0) },
-    { name: "sqliteCache client.resolve (hit, input not remembered)", get: coldHit(1) },
-    { name: "redisCache client.resolve (hit, input not remembered)", get: coldHit(2) },
     { name: "memoryCache get", get: (k) => memory.get(k) },
     { name: "bare lru-cache get", get: async (k) => lru.get(k) },
     { name: "sqliteCache get", get: (k) => sqlite.get(k) },
@@ -232,7 +212,7 @@ export async function benchCache(
     await checkServedFromCache();
     return { keys: keyCount, rounds, payloadChars: texts[0]?.[1].length ?? 0, medians };
   } finally {
-    for (const client of [...clients, ...coldClients]) await client.close();
+    for (const client of clients) await client.close();
     for (const cache of backends) await cache.close();
     db.close();
     raw.destroy();
