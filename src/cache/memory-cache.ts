@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { Cache, CacheEntry } from "./cache.js";
+import { type Cache, type CacheEntry, type PeekableCache, peekEntry } from "./cache.js";
 import {
   checkOptions,
   DEFAULT_RETAIN_STALE_MS,
@@ -54,16 +54,21 @@ export function memoryCache(options?: MemoryCacheOptions): Cache {
   let closed = false;
   const closedError = (): Promise<never> => Promise.reject(new Error("memoryCache: the cache is closed"));
 
-  return {
+  function peek(key: string): CacheEntry | undefined {
+    if (closed) throw new Error("memoryCache: the cache is closed");
+    // In-process keys are exact JS strings: only long keys need hashing (memory bound).
+    return lru.get(storageKey(key, false));
+  }
+
+  const cache: PeekableCache = {
     get(key) {
-      if (closed) return closedError();
       try {
-        // In-process keys are exact JS strings: only long keys need hashing (memory bound).
-        return Promise.resolve(lru.get(storageKey(key, false)));
+        return Promise.resolve(peek(key));
       } catch (error) {
         return Promise.reject(error);
       }
     },
+    [peekEntry]: peek,
     set(key, entry) {
       if (closed) return closedError();
       try {
@@ -92,4 +97,5 @@ export function memoryCache(options?: MemoryCacheOptions): Cache {
       return Promise.resolve();
     },
   };
+  return cache;
 }

@@ -103,6 +103,13 @@ export function unescapeZone(s: string, from: number, to: number): string | null
   return decodeEscapes(s, from, to);
 }
 
+// WHATWG Encoding §9.1.1 UTF-8 decoder, replacement mode (one U+FFFD per maximal invalid subpart),
+// as every browser, worker runtime and Node ships it. `ignoreBOM`: a leading EF BB BF is a host's
+// bytes like any other, not a byte-order mark to drop. (A hand-written decoder stood here; it gave
+// the same string for every byte sequence of up to 5 bytes from the boundary values and 200,000
+// random ones, and cost the core bundle ~0.2 KB gzip.)
+const UTF8 = /* @__PURE__ */ new TextDecoder("utf-8", { ignoreBOM: true });
+
 // Decodes validated %XX escapes. Runs of escapes are UTF-8 bytes; a literal character is always a
 // whole code point, so decoding each run on its own equals decoding the whole byte string. Go keeps
 // an invalid UTF-8 byte as it is; a JS string cannot, so it becomes U+FFFD (still non-ASCII, so
@@ -123,63 +130,7 @@ function decodeEscapes(s: string, from: number, to: number): string {
       bytes.push((hexValue(s.charCodeAt(i + 1)) << 4) | hexValue(s.charCodeAt(i + 2)));
       i += 3;
     }
-    out += decodeUtf8(bytes);
-  }
-  return out;
-}
-
-// WHATWG Encoding §9.1.1 UTF-8 decoder, replacement mode (one U+FFFD per maximal invalid subpart).
-function decodeUtf8(bytes: readonly number[]): string {
-  let out = "";
-  let i = 0;
-  while (i < bytes.length) {
-    const b0 = bytes[i] ?? 0;
-    if (b0 < 0x80) {
-      out += String.fromCharCode(b0);
-      i++;
-      continue;
-    }
-    let need: number;
-    let cp: number;
-    let lower = 0x80;
-    let upper = 0xbf;
-    if (b0 >= 0xc2 && b0 <= 0xdf) {
-      need = 1;
-      cp = b0 & 0x1f;
-    } else if (b0 >= 0xe0 && b0 <= 0xef) {
-      need = 2;
-      cp = b0 & 0x0f;
-      if (b0 === 0xe0) lower = 0xa0;
-      if (b0 === 0xed) upper = 0x9f;
-    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
-      need = 3;
-      cp = b0 & 0x07;
-      if (b0 === 0xf0) lower = 0x90;
-      if (b0 === 0xf4) upper = 0x8f;
-    } else {
-      out += "\ufffd";
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    let ok = true;
-    for (let k = 0; k < need; k++, j++) {
-      const b = bytes[j];
-      if (b === undefined || b < lower || b > upper) {
-        ok = false;
-        break;
-      }
-      cp = (cp << 6) | (b & 0x3f);
-      lower = 0x80;
-      upper = 0xbf;
-    }
-    if (!ok) {
-      out += "\ufffd";
-      i = j;
-      continue;
-    }
-    out += String.fromCodePoint(cp);
-    i = j;
+    out += UTF8.decode(Uint8Array.from(bytes));
   }
   return out;
 }

@@ -1,3 +1,5 @@
+import { hexValue } from "../url/hex-value.js";
+
 /**
  * Whether the (unescaped) text inside `[` `]` is what net/url accepts there since Go 1.24.8: a
  * string netip.ParseAddr reads as IPv6 (an IPv4 address, or anything else, is refused). The
@@ -28,10 +30,6 @@ export function isIpv6Literal(text: string): boolean {
   return isIpv6Text(text, end);
 }
 
-function isHex(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
-}
-
 // RFC 4291 §2.2, as netip's parseIPv6 reads it over text[0, end).
 function isIpv6Text(text: string, end: number): boolean {
   let pos = 0;
@@ -44,7 +42,7 @@ function isIpv6Text(text: string, end: number): boolean {
   }
   while (fields < 16) {
     const start = pos;
-    while (pos < end && isHex(text.charCodeAt(pos))) {
+    while (pos < end && hexValue(text.charCodeAt(pos)) >= 0) {
       pos++;
       if (pos - start > 4) return false;
     }

@@ -1,4 +1,5 @@
 import { asciiLower } from "./ascii-lower.js";
+import { schemeEnd } from "./canonicalize-slashes.js";
 import { hasValidEscapes } from "./go-unescape.js";
 import { parseAuthority } from "./parse-authority.js";
 
@@ -59,23 +60,13 @@ export function parseLikeGo(s: string, controlFree = false): GoParse | null {
     }
   }
 
-  // getScheme
+  // getScheme: schemeEnd reads the same grammar, and stops at the "#" that ends s[0, end) at the
+  // latest; a leading ":" is Go's "missing protocol scheme".
+  if (s.charCodeAt(0) === 0x3a) return null;
   const result: GoParse = { scheme: "", host: "", hasUserInfo: false };
-  let rest = 0;
-  for (let i = 0; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a)) continue;
-    if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
-      if (i === 0) break;
-      continue;
-    }
-    if (c === 0x3a) {
-      if (i === 0) return null; // "missing protocol scheme"
-      result.scheme = schemeOf(s, i);
-      rest = i + 1;
-    }
-    break;
-  }
+  const schemeColon = schemeEnd(s);
+  const rest = schemeColon + 1;
+  if (schemeColon !== -1) result.scheme = schemeOf(s, schemeColon);
 
   let restEnd = s.indexOf("?", rest);
   if (restEnd === -1 || restEnd > end) restEnd = end;

@@ -3,6 +3,7 @@ import { stripTrailingDot } from "../url/host.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
 import { applyTrailingSlash } from "../url/trailing-slash.js";
+import { userinfoOf } from "../url/userinfo.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { TrackingMatcher } from "./tracking-matcher.js";
 
@@ -87,8 +88,7 @@ export function genericPass(url: URL, options: ResolvedNormalizeOptions): Generi
     // url_canonicalize keeps the query verbatim, an empty one included.
     search = "?";
   }
-  const userinfo =
-    username === "" && password === "" ? "" : password === "" ? `${username}@` : `${username}:${password}@`;
+  const userinfo = userinfoOf(username, password);
   const href = `${protocol}//${userinfo}${hostname}${port === "" ? "" : `:${port}`}${pathname}${search}`;
 
   const hash = url.hash;

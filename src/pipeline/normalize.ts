@@ -7,6 +7,7 @@ import { checkHttpUrl, parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
 import type { UrlParts } from "../url/url-parts.js";
+import { userinfoOf } from "../url/userinfo.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
 import { type GenericResult, genericPass, normalizePath, removeMatching } from "./generic-pass.js";
 import type { NormalizeOptions } from "./normalize-options.js";
@@ -353,10 +354,7 @@ function finalPass(
   // text without escapes: normalizing its path and query again would change nothing.
   const normalized = !(url instanceof URL);
   const removed: string[] = [];
-  const user =
-    url.username === "" && url.password === ""
-      ? ""
-      : `${url.username}${url.password === "" ? "" : `:${url.password}`}@`;
+  const user = userinfoOf(url.username, url.password);
   let href = `${url.protocol}//${user}${url.host}${normalized ? url.pathname : normalizePath(url.pathname)}`;
   const search = url.search;
   const keep = options.keepParams;

@@ -34,7 +34,10 @@ const byArray = new WeakMap<readonly DomainRule[], RuleLookup>();
 // again per call cost 8.9 ms against 146 µs with the array reused. Comparing element identities
 // is one pointer compare per rule. Bounded: at most this many lists are held, newest first.
 export const RECENT_LISTS = 8;
-const recent: { rules: readonly DomainRule[]; lookup: RuleLookup }[] = [];
+// `rules` is the frozen snapshot handed out; `compare` holds the same entries unfrozen, for the
+// scans: V8 reads a frozen array's elements about 3.5 times slower (52 µs against 15 µs over
+// 10,000 rules), and a scan of the snapshot was most of a rebuilt list's cost.
+const recent: { rules: readonly DomainRule[]; compare: readonly DomainRule[]; lookup: RuleLookup }[] = [];
 
 /**
  * The lookup for one rules list, compiled once. Found by the array's identity first; a new array
@@ -65,7 +68,7 @@ const recent: { rules: readonly DomainRule[]; lookup: RuleLookup }[] = [];
 export function ruleLookup(rules: readonly DomainRule[]): RuleLookup {
   const known = byArray.get(rules);
   if (known !== undefined) return known;
-  const index = recent.findIndex((entry) => sameRules(entry.rules, rules));
+  const index = recent.findIndex((entry) => sameRules(entry.compare, rules));
   if (index !== -1) {
     const entry = recent[index] as (typeof recent)[number];
     if (index > 0) {
@@ -78,7 +81,7 @@ export function ruleLookup(rules: readonly DomainRule[]): RuleLookup {
   }
   // A snapshot, not the caller's array: the entry must not change if the caller mutates it.
   const snapshot = Object.freeze([...rules]);
-  const entry = { rules: snapshot, lookup: compile(replaceBuiltins(rules)) };
+  const entry = { rules: snapshot, compare: [...rules], lookup: compile(replaceBuiltins(rules)) };
   byArray.set(snapshot, entry.lookup);
   if (recent.length === RECENT_LISTS) recent.pop();
   recent.unshift(entry);
@@ -102,11 +105,11 @@ export function internRules(value: readonly unknown[]): readonly DomainRule[] {
   const n = value.length;
   let i = 0;
   for (const entry of recent) {
-    const known = entry.rules;
+    const known = entry.compare;
     if (known.length !== n || known[0] !== value[0]) continue;
     // One tight pass of pointer compares; entries equal to a checked list's are checked already.
     while (i < n && known[i] === value[i]) i++;
-    if (i === n) return known;
+    if (i === n) return entry.rules;
     break;
   }
   for (; i < n; i++) checkRule(value[i], i);

@@ -47,3 +47,17 @@ export interface Cache {
   delete(key: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * The method by which a backend whose store lives in this process (memoryCache) answers a lookup
+ * at once, with the entry `get` would resolve to (or throwing where `get` would reject). The
+ * client serves such a hit without a promise from the store, a timer bounding it or a lookup
+ * count: those were most of a memoryCache hit's cost, and a store in the same thread cannot hang
+ * without hanging the caller anyway. A symbol, so it is no part of the Cache a user implements.
+ */
+export const peekEntry: unique symbol = Symbol("canonurl.cache.peekEntry");
+
+/** A {@link Cache} that can answer a lookup synchronously (see {@link peekEntry}). */
+export interface PeekableCache extends Cache {
+  [peekEntry](key: string): CacheEntry | undefined;
+}

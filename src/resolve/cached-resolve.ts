@@ -6,7 +6,7 @@ import { SecurityError } from "../errors/security-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { UrlError } from "../errors/url-error.js";
 import { followAbort } from "./abort-fanout.js";
-import type { Cache, CacheEntry } from "./cache.js";
+import { type Cache, type CacheEntry, type PeekableCache, peekEntry } from "./cache.js";
 import { createCacheKeyer } from "./cache-key.js";
 import { failureTtlMs, isDeterministicFailure, type ResolvedCachePolicy, statusOf } from "./cache-policy.js";
 import { checkSignalArgument } from "./call-arguments.js";
@@ -14,6 +14,7 @@ import { createDeadline } from "./deadline.js";
 import { type DecidingResponse, successTtlMs } from "./freshness.js";
 import { toCanonError } from "./http/to-canon-error.js";
 import { createInFlight, type SharedWork } from "./in-flight.js";
+import { createKeyMemo } from "./key-memo.js";
 import { createOpTimer } from "./op-timer.js";
 import { type ResolveContext, resolveUrl } from "./resolve-url.js";
 import type { Hop, Resolution } from "./types.js";
@@ -121,7 +122,7 @@ function copyStrings(list: readonly string[]): string[] {
  * The fields of Resolution, each copied; a field a newer canonurl stored and this one does not
  * know is left out.
  */
-function copyFor(
+export function copyFor(
   r: Resolution,
   input: string,
   cached: boolean,
@@ -164,6 +165,11 @@ export function createCachedResolver(
   policy: ResolvedCachePolicy,
 ): CachedResolver {
   const keyer = createCacheKeyer(ctx.options);
+  // A store in this process answers at once (memoryCache): its hits skip the promise and timer.
+  const peek =
+    typeof (cache as Partial<PeekableCache>)[peekEntry] === "function"
+      ? (cache as PeekableCache)[peekEntry].bind(cache)
+      : undefined;
   const inFlight = createInFlight<{ result: Resolution; cached: boolean; stale: boolean }>();
   const { logger } = ctx.options;
   let bypassUntil = 0;
@@ -172,17 +178,8 @@ export function createCachedResolver(
   const opTimer = createOpTimer(CACHE_OP_TIMEOUT_MS);
   // Counts settled writes: a lookup that began before a write settled may have missed it.
   let generation = 0;
-  // The last input's key: resolveMany asks joins(input) and then resolves the same input, and a
-  // key is a parse and a normalization (about 1 µs, four times a memoryCache get).
-  let lastInput: string | undefined;
-  let lastKey: string | undefined;
-  function keyOf(input: string): string | undefined {
-    if (input === lastInput) return lastKey;
-    const key = keyer.keyOf(input);
-    lastInput = input;
-    lastKey = key;
-    return key;
-  }
+  const keys = createKeyMemo(keyer.keyOf);
+  const keyOf = keys.keyOf;
   // Keys with a lookup running outside the in-flight table, and how many.
   const looking = new Map<string, number>();
 
@@ -259,6 +256,44 @@ export function createCachedResolver(
     if (isUsable(found)) return found;
     logger?.debug("cache entry unusable; ignored", { key });
     return undefined;
+  }
+
+  /**
+   * The caller's resolution when `entry` is fresh: its own copy of a stored success, or the stored
+   * failure thrown. `undefined` for a miss or a stale entry.
+   */
+  function fresh(entry: CacheEntry | undefined, input: string, started: number): Resolution | undefined {
+    if (entry === undefined || Date.now() >= entry.freshUntil) return undefined;
+    if (!entry.outcome.ok) throw errorFromStored(entry.outcome.error, input);
+    return copyFor(entry.outcome.result, input, true, false, performance.now() - started);
+  }
+
+  /** A lookup answered at once (see {@link peekEntry}): a hit served, or the miss joined. */
+  function peeked(
+    look: (key: string) => CacheEntry | undefined,
+    key: string,
+    input: string,
+    signal: AbortSignal | undefined,
+    started: number,
+  ): Promise<Resolution> {
+    let found: unknown;
+    if (started >= bypassUntil) {
+      try {
+        found = look(key);
+        failing = false;
+      } catch (error) {
+        failed("get", error);
+      }
+    }
+    const entry = usable(found, key);
+    try {
+      const hit = fresh(entry, input, started);
+      if (hit !== undefined) return Promise.resolve(hit);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Nothing ran between the lookup and here: the miss (or stale entry) is joined as it is.
+    return join(key, input, signal, started, { entry });
   }
 
   /** What a lookup found, for the shared work: a fresh hit, or a miss to resolve (serving stale on error). */
@@ -418,6 +453,7 @@ export function createCachedResolver(
       const started = performance.now();
       // A resolution of this key is running (or being stored): join it, ask the store nothing.
       if (inFlight.joinable(key)) return join(key, input, signal, started, undefined);
+      if (peek !== undefined) return peeked(peek, key, input, signal, started);
       // Otherwise look up first, outside the in-flight table: a hit is served from the lookup's
       // continuation, with no shared work, timer or AbortController created for it.
       const seen = generation;
@@ -429,10 +465,8 @@ export function createCachedResolver(
         // abortable() ends the count itself: it settles early when the caller aborts.
         if (signal === undefined) lookedUp(key);
         const entry = usable(found, key);
-        if (entry !== undefined && Date.now() < entry.freshUntil) {
-          if (!entry.outcome.ok) throw errorFromStored(entry.outcome.error, input);
-          return copyFor(entry.outcome.result, input, true, false, performance.now() - started);
-        }
+        const hit = fresh(entry, input, started);
+        if (hit !== undefined) return hit;
         // A miss (or stale): one network resolution per key, shared. If a write settled since the
         // lookup began, that write may be this key's and its in-flight entry already gone: the
         // shared work looks again rather than fetch a second time.

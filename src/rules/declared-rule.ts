@@ -1,4 +1,5 @@
 import type { UrlParts } from "../url/url-parts.js";
+import { userinfoOf } from "../url/userinfo.js";
 import type { DeclarativeRule } from "./declarative-rule.js";
 import type { DomainRule } from "./domain-rule.js";
 import { createHostSet, type HostSet } from "./host-set.js";
@@ -371,10 +372,7 @@ export class DeclaredRule implements DomainRule {
     // A rule that moves the host or the scheme also drops the port, as the setters did.
     const port =
       canonicalHost !== undefined || protocol !== url.protocol || url.port === "" ? "" : `:${url.port}`;
-    const userinfo =
-      url.username === "" && url.password === ""
-        ? ""
-        : `${url.username}${url.password === "" ? "" : `:${url.password}`}@`;
+    const userinfo = userinfoOf(url.username, url.password);
     const hostAndPort = `${newHost}${port}`;
     return {
       href: `${protocol}//${userinfo}${hostAndPort}${path}${search}${hash}`,

@@ -25,7 +25,7 @@ const FRAGMENT_FIELDS = ["pattern", "paths"] as const;
 const UNWRAP_FIELDS = ["path", "param", "target", "keepQuery"] as const;
 // An unwrap rule hands its target to the whole pipeline; rewriting the wrapper as well would mean
 // two answers to one link.
-const REWRITING_FIELDS = RULE_FIELDS.filter(
+const REWRITING_FIELDS = /* @__PURE__ */ RULE_FIELDS.filter(
   (f) => f !== "name" && f !== "domains" && f !== "unwrap" && f !== "exemptParams",
 );
 

@@ -103,6 +103,23 @@ describe("the net/url acceptance model", () => {
     assert.equal(unescapeZone("%25%C3%A9", 0, 9), null, "escaped non-ASCII is refused in a zone");
     assert.equal(unescapeZone("%25a b", 0, 6), null);
   });
+
+  it("decodes escaped UTF-8 as the WHATWG decoder does: one U+FFFD per maximal invalid subpart", () => {
+    const host = (s: string) => unescapeHost(s, 0, s.length);
+    const R = "\ufffd";
+    assert.equal(host("ex%C3%A9.test"), "ex\u00e9.test");
+    // A leading EF BB BF is the host's own bytes, not a byte-order mark to drop.
+    assert.equal(host("%EF%BB%BFa.test"), "\ufeffa.test");
+    assert.equal(host("a%EF%BB%BF"), "a\ufeff");
+    assert.equal(host("%C0%AF"), R + R, "overlong lead byte");
+    assert.equal(host("%E0%80%80"), R + R + R, "E0 needs A0..BF next");
+    assert.equal(host("%ED%A0%80"), R + R + R, "an encoded surrogate");
+    assert.equal(host("%F4%90%80%80"), R + R + R + R, "past U+10FFFF");
+    assert.equal(host("%F0%9F%98"), R, "a truncated sequence is one subpart");
+    assert.equal(host("%F0%9F%98x%80"), `${R}x${R}`, "a literal ends a run of escapes");
+    assert.equal(host("%E2%82%AC%80%C3%A9"), `\u20ac${R}\u00e9`);
+    assert.equal(host("%FF%FE"), R + R);
+  });
 });
 
 describe("preprocessing helpers", () => {

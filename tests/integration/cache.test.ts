@@ -149,25 +149,31 @@ describe("client cache: hits, negative entries, stale-if-error, invalidate, keys
   after(() => site.close());
   const count = (path: string) => site.log.filter((line) => line.endsWith(path)).length;
 
-  it("a second resolution is served from the cache: cached, not stale, no request, its own input and objects", async () => {
-    const cache = recording();
-    const client = createClient(site.options({ cache }));
-    const first = await client.resolve(site.url("/start?utm_source=x"));
-    const before = site.log.length;
-    const second = await client.resolve(`  ${site.url("/start?utm_source=x").replace("a.test", "A.TEST")} `);
-    assert.equal(site.log.length, before, "no request for a hit");
-    assert.equal(first.cached, false);
-    assert.equal(first.stale, false);
-    assert.equal(second.cached, true);
-    assert.equal(second.stale, false);
-    assert.equal(second.url, first.url);
-    assert.deepEqual(second.chain, first.chain);
-    assert.notEqual(second.original, first.original, "each result names its own input");
-    second.chain.push({ url: "x", via: "redirect", method: "GET", status: 1 });
-    const third = await client.resolve(site.url("/start?utm_source=x"));
-    assert.equal(third.chain.length, first.chain.length, "a caller's change never reaches the cache");
-    await client.close();
-  });
+  for (const [store, make] of [
+    ["a store that answers later", recording],
+    ["a store that answers at once (memoryCache)", () => memoryCache()],
+  ] as const)
+    it(`a second resolution is served from the cache: cached, not stale, no request, its own input and objects (${store})`, async () => {
+      const cache = make();
+      const client = createClient(site.options({ cache }));
+      const first = await client.resolve(site.url("/start?utm_source=x"));
+      const before = site.log.length;
+      const second = await client.resolve(
+        `  ${site.url("/start?utm_source=x").replace("a.test", "A.TEST")} `,
+      );
+      assert.equal(site.log.length, before, "no request for a hit");
+      assert.equal(first.cached, false);
+      assert.equal(first.stale, false);
+      assert.equal(second.cached, true);
+      assert.equal(second.stale, false);
+      assert.equal(second.url, first.url);
+      assert.deepEqual(second.chain, first.chain);
+      assert.notEqual(second.original, first.original, "each result names its own input");
+      second.chain.push({ url: "x", via: "redirect", method: "GET", status: 1 });
+      const third = await client.resolve(site.url("/start?utm_source=x"));
+      assert.equal(third.chain.length, first.chain.length, "a caller's change never reaches the cache");
+      await client.close();
+    });
 
   it("deterministic failures (404, redirect loop) are cached for errorTtlMs; transient ones (503) are not", async () => {
     const cache = recording();
@@ -374,10 +380,15 @@ describe("client cache: a failing cache never fails or holds up a resolution", (
     close: () => Promise.resolve(),
   };
 
+  // Closed, a memoryCache throws from the lookup the client makes at once (and rejects from get).
+  const closed = memoryCache();
+  void closed.close();
+
   for (const [name, cache] of [
     ["rejecting", failing],
     ["throwing", throwing],
     ["garbage-returning", garbage],
+    ["closed in-process", closed],
   ] as const) {
     it(`a ${name} cache: 30 resolutions all succeed, the logger says so once`, async () => {
       const messages: string[] = [];

@@ -133,17 +133,23 @@ describe("canonurl/core bundles and runs without Node", () => {
   });
 
   it("normalize + explain + classify + defaultRules stay small", { timeout: 60_000 }, async (t) => {
-    const bundle = await bundleCore(
-      'export { classify, defaultRules, explain, normalize } from "canonurl/core";',
-      "browser",
-      { minify: true },
-    );
-    const gzip = gzipSync(bundle.code, { level: 9 }).length;
-    t.diagnostic(`minified ${bundle.code.length} B, gzip ${gzip} B`);
-    // A size bound, not a timing: 13.5 KB gzip measured (target <= 16 KB). The ceiling is 1.5x the
-    // target, loose enough for new rules and steps, tight enough that any stray dependency trips it
-    // (tldts with its suffix list is ~40 KB gzip on its own; undici does not bundle at all).
-    assert.ok(gzip <= 24 * 1024, `gzip ${gzip} B`);
-    assert.ok(gzip > 4 * 1024, `gzip ${gzip} B: the bundle lost its rules?`);
+    const gzipOf = async (names: string) => {
+      const bundle = await bundleCore(`export { ${names} } from "canonurl/core";`, "browser", {
+        minify: true,
+      });
+      const gzip = gzipSync(bundle.code, { level: 9 }).length;
+      t.diagnostic(`${names}: minified ${bundle.code.length} B, gzip ${gzip} B`);
+      return gzip;
+    };
+    // Size bounds, not timings (npm run bench, group bundle-size, prints the same figures). The
+    // selection is the issue's measure, with its target as the ceiling: 16,022 B gzip measured
+    // against 16,384 B, so a stray dependency (tldts alone is ~40 KB gzip), a table spelled out
+    // again or a few hundred bytes of new code fail here and need a cut elsewhere.
+    const selection = await gzipOf("classify, defaultRules, explain, normalize");
+    assert.ok(selection <= 16 * 1024, `gzip ${selection} B`);
+    assert.ok(selection > 4 * 1024, `gzip ${selection} B: the bundle lost its rules?`);
+    // classify alone: 2,776 B measured; the rules, the pipeline or the rule compiler would double it.
+    const classifyOnly = await gzipOf("classify");
+    assert.ok(classifyOnly <= 3 * 1024, `gzip ${classifyOnly} B`);
   });
 });

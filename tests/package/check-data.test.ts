@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
+import { parse } from "yaml";
 import { domainRules, trackingParamNames, trackingParams } from "../../src/generated/data.js";
 import { fromRoot } from "../helpers/paths.js";
 
@@ -47,6 +48,17 @@ function check(
 }
 
 const shipped = domainRules as Record<string, unknown>[];
+
+describe("scripts/build-data.mjs (the generated data module)", () => {
+  it("holds every data file as parsed, the compacted host lists included", () => {
+    // Google's search domains are generated as bare names expanded to (name, www.name) at import.
+    assert.deepEqual(domainRules, parse(readFileSync(fromRoot("data", "domain-rules.yaml"), "utf8")));
+    assert.deepEqual(trackingParams, parse(readFileSync(fromRoot("data", "tracking-params.yaml"), "utf8")));
+    const google = shipped.find((r) => r.name === "google-url-v2")?.domains as string[];
+    assert.ok(google.length > 300 && google.includes("www.google.co.uk") && google.includes("google.cat"));
+    assert.match(readFileSync(fromRoot("src", "generated", "data.ts"), "utf8"), /withWww\("google\.", "com /);
+  });
+});
 
 describe("scripts/check-data.mjs (the build's validation of the built-in rules)", () => {
   it("passes the shipped data", () => {
