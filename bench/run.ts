@@ -2,9 +2,10 @@
 // Absolute times on these machines are noise; the ratios are what to read and report.
 // BENCH_GROUP=name[,name] runs only those groups (one group per file, registered below), so a
 // change can be measured without the whole run; the full run is what closing figures quote.
+
+import { KEY_MEMO_ENTRIES } from "../src/resolve/key-memo.js";
 import { benchArchive } from "./archive.js";
 import { reportBundleSize } from "./bundle-size.js";
-import { KEY_MEMO_ENTRIES } from "../src/resolve/key-memo.js";
 import { benchCache } from "./cache.js";
 import { classifyCases } from "./classify.js";
 import { benchCli } from "./cli.js";
