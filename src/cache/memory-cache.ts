@@ -62,8 +62,9 @@ export function memoryCache(options?: MemoryCacheOptions): Cache {
 
   const cache: PeekableCache = {
     get(key) {
+      if (closed) return closedError();
       try {
-        return Promise.resolve(peek(key));
+        return Promise.resolve(lru.get(storageKey(key, false)));
       } catch (error) {
         return Promise.reject(error);
       }

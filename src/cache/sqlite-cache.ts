@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import type { Cache, CacheEntry } from "./cache.js";
+import { type Cache, type CacheEntry, type PeekableCache, peekEntry } from "./cache.js";
 import {
   checkOptions,
   DEFAULT_RETAIN_STALE_MS,
@@ -110,11 +110,11 @@ export function sqliteCache(path: string, options?: SqliteCacheOptions): Cache {
     }
   }
 
-  /** Runs one operation on the open file; a rejection for any failure, never a throw. */
-  function run<T>(op: (o: Opened) => T): Promise<T> {
-    if (closed) return Promise.reject(new Error("sqliteCache: the cache is closed"));
+  /** Runs one operation on the open file, now (better-sqlite3 is synchronous); throws on failure. */
+  function runNow<T>(op: (o: Opened) => T): T {
+    if (closed) throw new Error("sqliteCache: the cache is closed");
     try {
-      return Promise.resolve(op(open()));
+      return op(open());
     } catch (error) {
       if (opened !== undefined && REOPEN_CODES.test(String((error as { code?: unknown }).code))) {
         const stale = opened;
@@ -125,8 +125,26 @@ export function sqliteCache(path: string, options?: SqliteCacheOptions): Cache {
           // Closing a handle on a broken file may fail too; it is dropped either way.
         }
       }
+      throw error;
+    }
+  }
+
+  /** {@link runNow} for the Cache methods: a rejection for any failure, never a throw. */
+  function run<T>(op: (o: Opened) => T): Promise<T> {
+    try {
+      return Promise.resolve(runNow(op));
+    } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  // The lookup, answered at once: the client's hit path calls it directly (peekEntry), the Cache's
+  // get wraps it. A statement waiting on another process's lock blocks this thread either way.
+  function peek(key: string): CacheEntry | undefined {
+    return runNow((o) => {
+      const value = o.get.get(storageKey(key, true), Date.now());
+      return value === undefined ? undefined : decodeEntry(value);
+    });
   }
 
   function pruneIfDue(o: Opened, now: number): void {
@@ -140,13 +158,15 @@ export function sqliteCache(path: string, options?: SqliteCacheOptions): Cache {
     }
   }
 
-  return {
+  const cache: PeekableCache = {
     get(key) {
-      return run((o) => {
-        const value = o.get.get(storageKey(key, true), Date.now());
-        return value === undefined ? undefined : decodeEntry(value);
-      });
+      try {
+        return Promise.resolve(peek(key));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
+    [peekEntry]: peek,
     set(key: string, entry: CacheEntry) {
       return run((o) => {
         const k = storageKey(key, true);
@@ -175,4 +195,5 @@ export function sqliteCache(path: string, options?: SqliteCacheOptions): Cache {
       }
     },
   };
+  return cache;
 }

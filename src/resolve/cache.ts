@@ -49,7 +49,8 @@ export interface Cache {
 }
 
 /**
- * The method by which a backend whose store lives in this process (memoryCache) answers a lookup
+ * The method by which a backend whose store lives in this process (memoryCache; sqliteCache, since better-sqlite3 is
+ * synchronous) answers a lookup
  * at once, with the entry `get` would resolve to (or throwing where `get` would reject). The
  * client serves such a hit without a promise from the store, a timer bounding it or a lookup
  * count: those were most of a memoryCache hit's cost, and a store in the same thread cannot hang

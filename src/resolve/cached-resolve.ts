@@ -165,7 +165,8 @@ export function createCachedResolver(
   policy: ResolvedCachePolicy,
 ): CachedResolver {
   const keyer = createCacheKeyer(ctx.options);
-  // A store in this process answers at once (memoryCache): its hits skip the promise and timer.
+  // A store in this process answers at once (memoryCache, sqliteCache): its hits skip the promise
+  // and the timer, which could not cut a synchronous call short anyway.
   const peek =
     typeof (cache as Partial<PeekableCache>)[peekEntry] === "function"
       ? (cache as PeekableCache)[peekEntry].bind(cache)
