@@ -18,6 +18,11 @@ export interface CliBenchResult {
   loopMs: number;
   workers1Ms: number;
   workers2Ms: number;
+  /**
+   * Two `--workers 1` processes at once, each on one half of the file: what two JavaScript
+   * threads with nothing shared between them do on this machine, the most `--workers 2` could.
+   */
+  halvesMs: number;
   /** Median CPU milliseconds per thread of `--workers 1` and `--workers 2` (see thread-cpu.ts). */
   workers1Cpu: CpuSummary;
   workers2Cpu: CpuSummary;
@@ -42,6 +47,19 @@ function loop(file: string): number {
 
 function cli(file: string, workers: number): number {
   return timeChild([BIN, "--offline", "--workers", String(workers)], file);
+}
+
+// Both halves started together; the time is until the later one ends (spawnSync of a shell that
+// starts both and waits: a few ms of shell on top, which only lowers the ratio it gives).
+function halves(first: string, second: string): number {
+  const run = (f: string) => `"${process.execPath}" "${BIN}" --offline --workers 1 < "${f}" > /dev/null 2>&1`;
+  const start = process.hrtime.bigint();
+  // Each must exit as a run does, 0 or 1 (some corpus lines are invalid URLs), not crash.
+  const script = `${run(first)} & a=$!; ${run(second)} & b=$!; wait $a; x=$?; wait $b; y=$?; [ $x -le 1 ] && [ $y -le 1 ]`;
+  const r = spawnSync("sh", ["-c", script], { stdio: "ignore" });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`two halves: sh exited ${r.status}: ${r.error ?? ""}`);
+  return ms;
 }
 
 // One run of the command with thread-cpu.ts preloaded, for its CPU time per thread.
@@ -86,7 +104,8 @@ function median(xs: number[]): number {
 }
 
 /**
- * Runs the loop, `--workers 1` and `--workers 2` over the same file, interleaved round by round in
+ * Runs the loop, `--workers 1`, `--workers 2` and two `--workers 1` processes on the two halves
+ * over the same file, interleaved round by round in
  * a rotating order after one warm-up round, and returns the medians; then three runs of each
  * command for its CPU time per thread (Linux /proc; a separate run, so the preload costs the
  * timed runs nothing).
@@ -99,11 +118,17 @@ function median(xs: number[]): number {
 export function benchCli(lines: number, rounds: number): CliBenchResult {
   const dir = mkdtempSync(join(tmpdir(), "canonurl-bench-cli-"));
   const file = join(dir, "urls.txt");
-  writeFileSync(file, `${generateCorpus(lines).join("\n")}\n`);
+  const corpus = generateCorpus(lines);
+  writeFileSync(file, `${corpus.join("\n")}\n`);
+  const half = Math.ceil(corpus.length / 2);
+  const [first, second] = [join(dir, "first.txt"), join(dir, "second.txt")];
+  writeFileSync(first, `${corpus.slice(0, half).join("\n")}\n`);
+  writeFileSync(second, `${corpus.slice(half).join("\n")}\n`);
   const cases: [string, () => number][] = [
     ["loop", () => loop(file)],
     ["workers1", () => cli(file, 1)],
     ["workers2", () => cli(file, 2)],
+    ["halves", () => halves(first, second)],
   ];
   const samples = new Map<string, number[]>(cases.map(([name]) => [name, []]));
   const cpu1: CpuSummary[] = [];
@@ -129,6 +154,7 @@ export function benchCli(lines: number, rounds: number): CliBenchResult {
     loopMs: median(samples.get("loop") ?? []),
     workers1Ms: median(samples.get("workers1") ?? []),
     workers2Ms: median(samples.get("workers2") ?? []),
+    halvesMs: median(samples.get("halves") ?? []),
     workers1Cpu: medianCpu(cpu1),
     workers2Cpu: medianCpu(cpu2),
   };

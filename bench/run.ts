@@ -192,6 +192,10 @@ function cliGroup(): void {
   console.log(
     `canonurl --offline --workers 2: ${r.workers2Ms.toFixed(0)} ms, ${(r.workers1Ms / r.workers2Ms).toFixed(2)}× --workers 1`,
   );
+  console.log(
+    `two canonurl --offline --workers 1 processes at once, one per half of the file: ${r.halvesMs.toFixed(0)} ms, ` +
+      `${(r.workers1Ms / r.halvesMs).toFixed(2)}× --workers 1 (two threads that share nothing: the most two threads do here)`,
+  );
   const c1 = r.workers1Cpu;
   const c2 = r.workers2Cpu;
   console.log(
