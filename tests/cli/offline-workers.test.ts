@@ -8,16 +8,13 @@ import { formatOfflineBatch } from "../../src/cli/offline-batch.js";
 import { maxPendingBatches, runOfflineWorkers, type ThreadTally } from "../../src/cli/offline-workers.js";
 import { NO_PROGRESS } from "../../src/cli/progress.js";
 import { readInputBlocks } from "../../src/cli/read-lines.js";
+import { seeded } from "../helpers/seeded.js";
 
 // A seeded hostile input as bytes: URLs with unicode hosts and paths, invalid UTF-8, lone CRs
 // (also last in a line, before a CRLF, or as a whole line), CRLF and LF endings, blank lines,
 // invalid and unsupported URLs, and lines over the length limit.
 function hostileInput(lines: number, seed: number): { bytes: Buffer; kinds: Map<string, number> } {
-  let state = seed;
-  const next = () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
+  const next = seeded(seed);
   const kinds = new Map<string, number>();
   const parts: Buffer[] = [];
   for (let i = 0; i < lines; i++) {
@@ -62,11 +59,7 @@ function hostileInput(lines: number, seed: number): { bytes: Buffer; kinds: Map<
 // The bytes in reads of seeded sizes from 1 byte to 192 KiB (cutting lines and UTF-8 sequences
 // anywhere); after the first read, the next waits until `ready()` holds.
 function chunked(bytes: Buffer, seed: number, ready: () => boolean): Readable {
-  let state = seed;
-  const next = () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
+  const next = seeded(seed);
   async function* reads() {
     for (let at = 0; at < bytes.length; ) {
       const size = next() < 0.1 ? 1 + Math.floor(next() * 16) : 1 + Math.floor(next() * 192 * 1024);

@@ -7,15 +7,12 @@ import { describe, it } from "node:test";
 import { MAX_LINE_BYTES } from "../../src/cli/line-splitter.js";
 import { fromRoot } from "../helpers/paths.js";
 import { type CliRun, runCli, testEnv } from "../helpers/run-cli.js";
+import { seeded } from "../helpers/seeded.js";
 
 // A seeded mixed input: successes, failures of each kind, blank lines, lone CRs inside lines,
 // CRLF endings, long lines under the limit and a few over it, rule hosts, and no final newline.
 function mixedInput(lines: number, seed = 0x5eed): { text: string; kinds: Map<string, number> } {
-  let state = seed;
-  const next = () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
+  const next = seeded(seed);
   const kinds = new Map<string, number>();
   const parts: string[] = [];
   for (let i = 0; i < lines; i++) {
