@@ -271,15 +271,15 @@ export function createFleet(options: FleetOptions): Fleet {
           const failuresBefore = trouble();
           const crashed = job.attemptsMade > 0 || job.stalledCounter > 0;
           const outcomes = crashed
-            ? await resolveTracked(
+            ? await resolveTracked({
                 client,
                 r,
-                jobKeys(settings.queue, job.data.job).partial(job.data.chunk),
-                settings.resultTtlSeconds,
-                job.data,
+                key: jobKeys(settings.queue, job.data.job).partial(job.data.chunk),
+                ttl: settings.resultTtlSeconds,
+                data: job.data,
                 lane,
                 trouble,
-              )
+              })
             : await resolveChunk(client, job.data, lane);
           // Redis failed under this chunk: an input that timed out waiting for its host slot
           // failed because of the fleet, not itself. The chunk runs again (BullMQ attempts).

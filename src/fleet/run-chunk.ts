@@ -75,6 +75,20 @@ export async function resolveChunk(client: Client, data: ChunkData, lane: Lanes)
   );
 }
 
+/** What a tracked run of a chunk works with. */
+export interface TrackedRun {
+  client: Client;
+  r: Redis;
+  /** The chunk's progress hash (`keys.partial`). */
+  key: string;
+  /** Seconds the progress is kept. */
+  ttl: number;
+  data: ChunkData;
+  lane: Lanes;
+  /** Counts Redis failures so far: an outcome reached while it rose is not kept. */
+  trouble: () => number;
+}
+
 /**
  * Runs a chunk that crashed before (its processor threw, or its worker process died: BullMQ saw it
  * stall) with its progress in Redis (`keys.partial`): each input is marked in flight before it
@@ -87,18 +101,11 @@ export async function resolveChunk(client: Client, data: ChunkData, lane: Lanes)
  *
  * @example
  * ```ts
- * const outcomes = await resolveTracked(client, redis, keys.partial(3), ttl, job.data, lane, trouble);
+ * const outcomes = await resolveTracked({ client, r: redis, key: keys.partial(3), ttl, data: job.data, lane, trouble });
  * ```
  */
-export async function resolveTracked(
-  client: Client,
-  r: Redis,
-  key: string,
-  ttl: number,
-  data: ChunkData,
-  lane: Lanes,
-  trouble: () => number,
-): Promise<StoredOutcome[]> {
+export async function resolveTracked(run: TrackedRun): Promise<StoredOutcome[]> {
+  const { r, key } = run;
   // One rerun of a chunk at a time: BullMQ starts a second one when a busy worker renews its lock
   // late, and the first one's markers would then pass for deaths. A run owns the chunk while it
   // renews `owner`; one that stopped renewing for OWNER_MS is taken for dead.
@@ -114,7 +121,7 @@ export async function resolveTracked(
     r.eval(RENEW, { keys: [owner], arguments: [token, String(OWNER_MS)] }).catch(() => {});
   }, OWNER_MS / 4);
   try {
-    return await rerun(client, r, key, ttl, data, lane, trouble);
+    return await rerun(run);
   } finally {
     clearInterval(renew);
     await r.eval(RELEASE, { keys: [owner], arguments: [token] }).catch(() => {});
@@ -127,15 +134,7 @@ return 0`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-async function rerun(
-  client: Client,
-  r: Redis,
-  key: string,
-  ttl: number,
-  data: ChunkData,
-  lane: Lanes,
-  trouble: () => number,
-): Promise<StoredOutcome[]> {
+async function rerun({ client, r, key, ttl, data, lane, trouble }: TrackedRun): Promise<StoredOutcome[]> {
   const out: StoredOutcome[] = new Array(data.urls.length);
   const suspicions = new Map<number, number>();
   // Progress is a help, not a must: with Redis away the chunk simply starts over.
