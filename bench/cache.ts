@@ -122,7 +122,8 @@ export async function benchCache(
 
   // Each backend twice: one for the store-level gets, one holding the clients' keys, so that every
   // store holds exactly `keyCount` entries, as each bare store does (a memoryCache holding both key
-  // sets was a table twice the size, and with 16,384 keys that alone read as 1.5× a bare get).
+  // sets was a table twice the size, and with 16,384 keys that alone read as 1.5× a bare get
+  // in an earlier run).
   const storesOf = (name: string): Cache[] => [
     memoryCache({ maxEntries: keyCount, maxBytes: 2 ** 40 }),
     sqliteCache(join(dir, `${name}.sqlite`)),

@@ -62,9 +62,8 @@ export function memoryCache(options?: MemoryCacheOptions): Cache {
 
   const cache: PeekableCache = {
     get(key) {
-      if (closed) return closedError();
       try {
-        return Promise.resolve(lru.get(storageKey(key, false)));
+        return Promise.resolve(peek(key));
       } catch (error) {
         return Promise.reject(error);
       }

@@ -2,9 +2,14 @@
  * Most inputs a {@link KeyMemo} holds. It remembers at least the last half this many distinct
  * inputs, and forgets any input not asked for again within this many.
  */
-export const KEY_MEMO_ENTRIES = 8_192;
+export const KEY_MEMO_ENTRIES = 4_096;
 /** Longest input (UTF-16 code units) a {@link KeyMemo} remembers: longer ones are computed each time. */
 export const KEY_MEMO_INPUT_CHARS = 512;
+/**
+ * Longest key a {@link KeyMemo} remembers. Normalizing can make a key nine times its input (every
+ * non-ASCII character percent-encoded as three bytes), so the input bound alone does not bound it.
+ */
+export const KEY_MEMO_KEY_CHARS = 1_024;
 
 /** Remembers what a pure function of a string gave for recent inputs. */
 export interface KeyMemo {
@@ -17,9 +22,11 @@ export interface KeyMemo {
  * (about 0.8 µs, four times a memoryCache get), and a hit path sees the same input text again and
  * again (a feed polled, a link posted twice, resolveMany asking joins() and then resolving). The
  * key depends only on the input and the client's options, which never change, so a remembered key
- * is exact; only the cost is saved. Bounded in entries and input length: at most 8,192 inputs of
- * at most 512 characters (under 10 MiB with their keys at worst, about 2 MiB for URLs of 100); the least recently used are forgotten first, a
- * half at a time.
+ * is exact; only the cost is saved. Bounded in entries and lengths: at most 4,096 inputs of at
+ * most 512 characters with keys of at most 1,024 (10.4 MiB of heap at worst, every input and key
+ * two-byte text at its bound, as tests/resolve/key-memo.test.ts measures; 0.6 MiB for URLs of
+ * about 50 characters). The least recently used
+ * are forgotten first, a half at a time.
  *
  * @example
  * ```ts
@@ -53,7 +60,12 @@ export function createKeyMemo(compute: (input: string) => string | undefined): K
         return key;
       }
       const key = compute(input);
-      if (typeof input === "string" && input.length <= KEY_MEMO_INPUT_CHARS) remember(input, key);
+      if (
+        typeof input === "string" &&
+        input.length <= KEY_MEMO_INPUT_CHARS &&
+        (key === undefined || key.length <= KEY_MEMO_KEY_CHARS)
+      )
+        remember(input, key);
       return key;
     },
   };

@@ -1,8 +1,14 @@
 // The client's memo of input → cache key: exact (the key computed for an input, remembered or not),
 // bounded in entries and input length, and a hot input survives a stream of others.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";
-import { createKeyMemo, KEY_MEMO_ENTRIES, KEY_MEMO_INPUT_CHARS } from "../../src/resolve/key-memo.js";
+import {
+  createKeyMemo,
+  KEY_MEMO_ENTRIES,
+  KEY_MEMO_INPUT_CHARS,
+  KEY_MEMO_KEY_CHARS,
+} from "../../src/resolve/key-memo.js";
 
 /** A memo over a compute that counts its calls per input. */
 function counted() {
@@ -56,5 +62,37 @@ describe("key memo", () => {
     }
     assert.equal(calls(long), 3);
     assert.equal(calls(edge), 1);
+  });
+
+  it("keys longer than KEY_MEMO_KEY_CHARS are computed every time (a short input can have a long key)", () => {
+    let calls = 0;
+    const memo = createKeyMemo((input) => {
+      calls++;
+      return input.repeat(KEY_MEMO_KEY_CHARS);
+    });
+    for (let i = 0; i < 3; i++) memo.keyOf("ab");
+    assert.equal(calls, 3);
+  });
+
+  it("holds at most about 10 MiB when full of the largest inputs and keys it keeps", () => {
+    // Its own process with the collector exposed: heap used before and after filling the memo
+    // with KEY_MEMO_ENTRIES two-byte inputs and keys at their bounds (the most it ever holds).
+    const memoUrl = new URL("../../src/resolve/key-memo.js", import.meta.url).href;
+    const script = `
+      const { createKeyMemo, KEY_MEMO_ENTRIES, KEY_MEMO_INPUT_CHARS, KEY_MEMO_KEY_CHARS } = await import(${JSON.stringify(memoUrl)});
+      globalThis.gc();
+      const before = process.memoryUsage().heapUsed;
+      const memo = createKeyMemo((input) => ("\u0436" + input + input).slice(0, KEY_MEMO_KEY_CHARS));
+      for (let i = 0; i < KEY_MEMO_ENTRIES; i++) memo.keyOf(("\u0436" + i).padEnd(KEY_MEMO_INPUT_CHARS, "\u0436"));
+      globalThis.gc();
+      globalThis.kept = memo;
+      console.log(process.memoryUsage().heapUsed - before);`;
+    const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const mib = Number(r.stdout.trim()) / 2 ** 20;
+    // Lower bound: the entries were really kept (4,096 × 3 KiB of text is 12 MiB before sharing).
+    assert.ok(mib > 4 && mib < 12, `${mib.toFixed(2)} MiB`);
   });
 });
