@@ -49,12 +49,13 @@ export interface Cache {
 }
 
 /**
- * The method by which a backend whose store lives in this process (memoryCache; sqliteCache, since better-sqlite3 is
- * synchronous) answers a lookup
- * at once, with the entry `get` would resolve to (or throwing where `get` would reject). The
- * client serves such a hit without a promise from the store, a timer bounding it or a lookup
- * count: those were most of a memoryCache hit's cost, and a store in the same thread cannot hang
- * without hanging the caller anyway. A symbol, so it is no part of the Cache a user implements.
+ * The method by which a backend whose store lives in this process (memoryCache; sqliteCache,
+ * since better-sqlite3 is synchronous) answers a lookup at once, with the entry `get` would
+ * resolve to (or throwing where `get` would reject): an entry the backend has already validated,
+ * which the client serves without checking it again. The client serves such a hit without a
+ * promise from the store, a timer bounding it or a lookup count: those were most of a memoryCache
+ * hit's cost, and a store in the same thread cannot hang without hanging the caller anyway. A
+ * symbol, so it is no part of the Cache a user implements; only canonurl's backends carry it.
  */
 export const peekEntry: unique symbol = Symbol("canonurl.cache.peekEntry");
 

@@ -277,16 +277,16 @@ export function createCachedResolver(
     signal: AbortSignal | undefined,
     started: number,
   ): Promise<Resolution> {
-    let found: unknown;
+    // Validated by the backend that read it (see peekEntry): not checked again here.
+    let entry: CacheEntry | undefined;
     if (started >= bypassUntil) {
       try {
-        found = look(key);
+        entry = look(key);
         failing = false;
       } catch (error) {
         failed("get", error);
       }
     }
-    const entry = usable(found, key);
     try {
       const hit = fresh(entry, input, started);
       if (hit !== undefined) return Promise.resolve(hit);
