@@ -23,24 +23,21 @@ const camel = (name) => name.replace(/[-_.]([a-z0-9])/g, (_, c) => c.toUpperCase
 // two rules, and Amazon's stores cost a browser bundle ~1 KB gzip spelled out. The module rebuilds
 // the very arrays at import (one split per list); the generator below evaluates what it wrote and
 // fails unless it equals the data.
-const WWW_FORMS = `
-/**
- * The host list \`names\` stands for: each name (space-separated, after \`prefix\`) bare, with
- * \`www.\`, then with each \`+label\` it carries (\`"de+smile"\`: de, www.de, smile.de).
- */
-const withWww = (prefix: string, names: string): string[] =>
-  names.split(" ").flatMap((token) => {
-    const [name, ...labels] = token.split("+");
-    const host = prefix + name;
-    return [host, \`www.\${host}\`, ...labels.map((label) => \`\${label}.\${host}\`)];
-  });
-`;
+// The expansion, written once: the generator checks what it wrote with it, and the module carries
+// its source (typed by the annotation, which types the arrow's parameters).
 const withWww = (prefix, names) =>
   names.split(" ").flatMap((token) => {
     const [name, ...labels] = token.split("+");
     const host = prefix + name;
     return [host, `www.${host}`, ...labels.map((label) => `${label}.${host}`)];
   });
+const WWW_FORMS = `
+/**
+ * The host list \`names\` stands for: each name (space-separated, after \`prefix\`) bare, with
+ * \`www.\`, then with each \`+label\` it carries (\`"de+smile"\`: de, www.de, smile.de).
+ */
+const withWww: (prefix: string, names: string) => string[] = ${withWww.toString()};
+`;
 let usesForms = false;
 
 /** `list` as a withWww(...) call when it has that form (see WWW_FORMS), or undefined. */
