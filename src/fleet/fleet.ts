@@ -96,6 +96,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+// A host slot nobody renews any more (its worker died, or a Redis restart restored it from a
+// snapshot after it was given back) frees itself this long after its last renewal. It was the
+// client's total timeout plus 5 s, unrenewed: after a restart, every request to a host whose slots
+// the snapshot held waited that long, and with the default timeout failed with `timeout`.
+const SLOT_LEASE_MS = 5_000;
+
 // How long the results reader keeps trying a read that the connection lost before it gives up.
 const READ_RETRY_MS = 60_000;
 
@@ -256,7 +262,7 @@ export function createFleet(options: FleetOptions): Fleet {
       const transport = limitHosts(inner, r, {
         limit: settings.hostLimit,
         prefix: hostPrefix(settings.queue),
-        leaseMs: (clientOptions.totalTimeoutMs ?? 30_000) + 5_000,
+        leaseMs: SLOT_LEASE_MS,
         maxPauseMs: 60_000,
       });
       const cache =

@@ -15,9 +15,10 @@ export interface HostLimitOptions {
   /** Key prefix, e.g. `canonurl:fleet:QUEUE:`. */
   prefix: string;
   /**
-   * How long a slot is held at most when its holder never gives it back (a worker killed with
-   * SIGKILL): longer than any one request may take (the client's total timeout) plus REUSE_MS,
-   * since a slot taken once may start requests for REUSE_MS.
+   * How long a slot outlives the last renewal by its holder, which renews every slot it holds
+   * every `leaseMs / 5`. Bounds how long a host stays short of a slot nobody holds: one whose
+   * worker was killed (SIGKILL), or one that a Redis restart brought back from its snapshot after
+   * its holder had given it back to the server that went away.
    */
   leaseMs: number;
   /** Longest Retry-After pause (429/503) honoured for the whole fleet. */
@@ -38,6 +39,13 @@ if held < tonumber(ARGV[2]) then
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
   return held + 1
 end
+return 0`;
+
+// Pushes the lease end (ARGV[1]) of the slots a process still holds (ARGV[3..]); XX: a slot that
+// is gone (expired, or lost with a restart) is not brought back. Returns 0, never a slot count.
+const RENEW = `
+for i = 3, #ARGV do redis.call('ZADD', KEYS[1], 'XX', ARGV[1], ARGV[i]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 0`;
 
 // A slot taken from Redis serves more than one request of this process before it goes back: the
@@ -99,11 +107,12 @@ function retryAfterMs(response: TransportResponse): number {
  * of this process waiting for that host (or kept a moment for one) before it goes back to Redis,
  * so most requests cost no Redis round trip; requests waiting for a full host wait in this process,
  * one of them polling Redis. A 429 or 503 with a Retry-After pauses the host for every worker
- * (capped at `maxPauseMs`). A slot whose holder died expires after `leaseMs`.
+ * (capped at `maxPauseMs`). Slots are leased: a holder renews the slots it holds, and a slot
+ * nobody renews (its worker died, or a Redis restart restored it) expires after `leaseMs`.
  *
  * @example
  * ```ts
- * const transport = limitHosts(createPinnedTransport(), redis, { limit: 4, prefix: "canonurl:fleet:q:", leaseMs: 60_000, maxPauseMs: 5_000 });
+ * const transport = limitHosts(createPinnedTransport(), redis, { limit: 4, prefix: "canonurl:fleet:q:", leaseMs: 5_000, maxPauseMs: 5_000 });
  * ```
  */
 export function limitHosts(
@@ -115,6 +124,10 @@ export function limitHosts(
   let redisFailures = 0;
   const gates = new Map<string, Gate>();
   const key = (host: string): string => `${prefix}host:${host}`;
+  // The members of the slots this process took and has not given back (in use or idle), by host:
+  // only hosts with one, so a renewal visits what is held, not every host seen.
+  const holding = new Map<string, Set<string>>();
+  let renewer: ReturnType<typeof setInterval> | undefined;
 
   function gateOf(host: string): Gate {
     let gate = gates.get(host);
@@ -131,6 +144,9 @@ export function limitHosts(
   }
 
   function giveBack(host: string, slot: Slot): void {
+    const members = holding.get(host);
+    members?.delete(slot.member);
+    if (members?.size === 0) holding.delete(host);
     // Not awaited: the request is done; the slot stays taken one round trip longer, never shorter.
     redis.zRem(key(host), slot.member).catch(() => {});
   }
@@ -145,13 +161,38 @@ export function limitHosts(
           arguments: [String(now), String(limit), String(now + leaseMs), member, String(leaseMs * 2)],
         }),
       );
-      if (held > 0) return { member, takenAt: now, uses: 0, spare: held * 2 <= limit, idleSince: 0 };
+      if (held > 0) {
+        const members = holding.get(host);
+        if (members === undefined) holding.set(host, new Set([member]));
+        else members.add(member);
+        if (renewer === undefined) {
+          renewer = setInterval(renew, leaseMs / 5);
+          renewer.unref?.();
+        }
+        return { member, takenAt: now, uses: 0, spare: held * 2 <= limit, idleSince: 0 };
+      }
     } catch {
       // Redis is away (restarting, unreachable): wait for it within the request's deadline. The
       // count tells the chunk that its failures may be the fleet's, not the inputs'.
       redisFailures++;
     }
     return undefined;
+  }
+
+  // Every held slot's lease, pushed one lease past now. A failed renewal is not counted as Redis
+  // trouble: the next one, a fifth of a lease later, tries again.
+  function renew(): void {
+    if (holding.size === 0) {
+      clearInterval(renewer);
+      renewer = undefined;
+      return;
+    }
+    const end = String(Date.now() + leaseMs);
+    for (const [host, members] of holding) {
+      redis
+        .eval(RENEW, { keys: [key(host)], arguments: [end, String(leaseMs * 2), ...members] })
+        .catch(() => {});
+    }
   }
 
   // One poller per host while requests of this process wait for it.
@@ -276,6 +317,8 @@ export function limitHosts(
       };
     },
     async close() {
+      clearInterval(renewer);
+      renewer = undefined;
       for (const [host, gate] of gates) {
         if (gate.sweep !== undefined) clearTimeout(gate.sweep);
         for (const slot of gate.idle.splice(0)) giveBack(host, slot);

@@ -116,4 +116,41 @@ describe("limitHosts (real Redis, several limiters as several workers)", () => {
     await a.close?.();
     await b.close?.();
   });
+
+  it("a request in flight for three leases keeps its slot: its holder renews it", {
+    timeout: 30_000,
+  }, async () => {
+    const prefix = `canonurl:test:hl${process.pid}c:`;
+    const inner = countingTransport(1_800, () => [200, {}]);
+    const options = { limit: 1, prefix, leaseMs: 600, maxPauseMs: 5_000 };
+    const a = limitHosts(inner.transport, redis, options);
+    const b = limitHosts(inner.transport, redis, options);
+    const fromA = send(a, "long.test:8080");
+    while (inner.sent.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const fromB = send(b, "long.test:8080");
+    assert.deepEqual(await Promise.all([fromA, fromB]), [200, 200]);
+    // Unrenewed, the slot would have expired 600 ms in and b's request gone out beside a's.
+    assert.equal(inner.peak(), 1, "b's request went out while a's was in flight");
+    const [first, second] = inner.sent as [number, number];
+    assert.ok(second - first >= 1_700, `b's request went out ${second - first} ms after a's`);
+    await a.close?.();
+    await b.close?.();
+    assert.equal(await redis.zCard(`${prefix}host:long.test:8080`), 0);
+  });
+
+  it("a slot nobody renews (its worker died, or a Redis restart restored it) frees the host at its lease end", {
+    timeout: 30_000,
+  }, async () => {
+    const prefix = `canonurl:test:hl${process.pid}d:`;
+    // The host's one slot, held by no live limiter: what a snapshot restores after its holder gave
+    // it back to the server that went away.
+    await redis.zAdd(`${prefix}host:ghost.test:8080`, { score: Date.now() + 600, value: "ghost" });
+    const inner = countingTransport(1, () => [200, {}]);
+    const a = limitHosts(inner.transport, redis, { limit: 1, prefix, leaseMs: 600, maxPauseMs: 5_000 });
+    const started = Date.now();
+    assert.equal(await send(a, "ghost.test:8080"), 200);
+    const waited = (inner.sent[0] as number) - started;
+    assert.ok(waited >= 500 && waited < 5_000, `sent ${waited} ms after the ghost slot was taken`);
+    await a.close?.();
+  });
 });
