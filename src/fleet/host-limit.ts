@@ -76,8 +76,13 @@ interface Waiter {
   give(slot: Slot): void;
 }
 
-/** The slots and waiters of one host in this process. */
+/**
+ * The slots and waiters of one host in this process, kept while it has any: a worker that meets
+ * millions of hosts holds gates for those in use only.
+ */
 interface Gate {
+  /** Requests of this process waiting for one of the host's slots or holding one. */
+  busy: number;
   idle: Slot[];
   /** Until when a Retry-After this process saw pauses the host (its slots go back meanwhile). */
   pausedUntil: number;
@@ -109,6 +114,8 @@ function retryAfterMs(response: TransportResponse): number {
  * one of them polling Redis. A 429 or 503 with a Retry-After pauses the host for every worker
  * (capped at `maxPauseMs`). Slots are leased: a holder renews the slots it holds, and a slot
  * nobody renews (its worker died, or a Redis restart restored it) expires after `leaseMs`.
+ * `hostsKept` counts the hosts it keeps state for: a request waiting or in flight, or a slot kept
+ * for the next one; a host with none is forgotten.
  *
  * @example
  * ```ts
@@ -119,7 +126,7 @@ export function limitHosts(
   inner: Transport,
   redis: HostLimitRedis,
   options: HostLimitOptions,
-): Transport & { readonly redisFailures: number } {
+): Transport & { readonly redisFailures: number; readonly hostsKept: number } {
   const { limit, prefix, leaseMs, maxPauseMs } = options;
   let redisFailures = 0;
   const gates = new Map<string, Gate>();
@@ -132,10 +139,17 @@ export function limitHosts(
   function gateOf(host: string): Gate {
     let gate = gates.get(host);
     if (gate === undefined) {
-      gate = { idle: [], pausedUntil: 0, waiters: [], polling: false, sweep: undefined };
+      gate = { busy: 0, idle: [], pausedUntil: 0, waiters: [], polling: false, sweep: undefined };
       gates.set(host, gate);
     }
     return gate;
+  }
+
+  // Drops a gate left with nothing of this process. Its pausedUntil goes with it: the pause lives
+  // on in Redis, and no slot of this process is left to carry a request into it.
+  function forget(host: string, gate: Gate): void {
+    if (gate.busy > 0 || gate.idle.length > 0 || gate.sweep !== undefined || gate.polling) return;
+    if (gates.get(host) === gate) gates.delete(host);
   }
 
   function usable(slot: Slot, gate: Gate): boolean {
@@ -212,6 +226,7 @@ export function limitHosts(
       }
     } finally {
       gate.polling = false;
+      forget(host, gate);
     }
   }
 
@@ -227,6 +242,7 @@ export function limitHosts(
       }
       gate.idle = keep;
       if (keep.length > 0) sweepLater(host, gate);
+      else forget(host, gate);
     }, IDLE_MS);
     gate.sweep.unref?.();
   }
@@ -245,9 +261,8 @@ export function limitHosts(
     }
   }
 
-  async function acquire(host: string, signal: AbortSignal): Promise<Slot> {
+  async function acquire(host: string, gate: Gate, signal: AbortSignal): Promise<Slot> {
     signal.throwIfAborted();
-    const gate = gateOf(host);
     while (gate.idle.length > 0) {
       const slot = gate.idle.pop() as Slot;
       if (usable(slot, gate)) return slot;
@@ -279,14 +294,29 @@ export function limitHosts(
     get redisFailures() {
       return redisFailures;
     },
+    get hostsKept() {
+      return gates.size;
+    },
     async request(request: TransportRequest): Promise<TransportResponse> {
       const host = request.url.host;
-      const slot = await acquire(host, request.signal);
+      // Counted busy from here to the slot's release, so the gate stays the host's one gate.
+      const gate = gateOf(host);
+      gate.busy++;
+      let slot: Slot;
+      try {
+        slot = await acquire(host, gate, request.signal);
+      } catch (error) {
+        gate.busy--;
+        forget(host, gate);
+        throw error;
+      }
       let released = false;
       const done = (): void => {
         if (released) return;
         released = true;
         release(host, slot, true);
+        gate.busy--;
+        forget(host, gate);
       };
       let response: TransportResponse;
       try {
@@ -299,7 +329,6 @@ export function limitHosts(
       if (pauseMs > 0) {
         await redis.set(`${prefix}pause:${host}`, "1", { PX: pauseMs }).catch(() => {});
         // No slot of this process carries a request into the pause: each goes back when done.
-        const gate = gateOf(host);
         gate.pausedUntil = Math.max(gate.pausedUntil, Date.now() + pauseMs);
         for (const idle of gate.idle.splice(0)) giveBack(host, idle);
       }

@@ -153,4 +153,25 @@ describe("limitHosts (real Redis, several limiters as several workers)", () => {
     assert.ok(waited >= 500 && waited < 5_000, `sent ${waited} ms after the ghost slot was taken`);
     await a.close?.();
   });
+
+  it("keeps state for the hosts in use only: 2,000 hosts met, none kept once their requests are done", {
+    timeout: 30_000,
+  }, async () => {
+    const prefix = `canonurl:test:hl${process.pid}e:`;
+    const inner = countingTransport(1, () => [200, {}]);
+    const a = limitHosts(inner.transport, redis, { limit: 4, prefix, leaseMs: 5_000, maxPauseMs: 5_000 });
+    let most = 0;
+    for (let batch = 0; batch < 20; batch++) {
+      const sends = Array.from({ length: 100 }, (_, i) => send(a, `h${batch * 100 + i}.test:8080`));
+      most = Math.max(most, a.hostsKept);
+      assert.deepEqual(new Set(await Promise.all(sends)), new Set([200]));
+    }
+    assert.equal(inner.sent.length, 2_000);
+    assert.ok(most >= 100, `${most} hosts kept while 100 requests were in flight`);
+    // A slot kept for a next request to its host goes back after 50 ms idle, and its host with it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(a.hostsKept, 0);
+    for (const h of [0, 999, 1_999]) assert.equal(await redis.zCard(`${prefix}host:h${h}.test:8080`), 0);
+    await a.close?.();
+  });
 });
