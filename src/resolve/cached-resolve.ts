@@ -177,8 +177,12 @@ export function createCachedResolver(
   let failing = false;
   const writes = new Set<Promise<void>>();
   const opTimer = createOpTimer(CACHE_OP_TIMEOUT_MS);
-  // Counts settled writes: a lookup that began before a write settled may have missed it.
+  // Counts settled writes: a lookup that began before a write of its key settled may have missed it.
   let generation = 0;
+  // For keys being looked up: the generation at which a write of the key last settled. Only the
+  // key's own writes count: with many resolutions in flight some other key's write settles during
+  // almost every lookup, and taking that for this key's made every miss ask the store twice.
+  const writtenAt = new Map<string, number>();
   const keys = createKeyMemo(keyer.keyOf);
   const keyOf = keys.keyOf;
   // Keys with a lookup running outside the in-flight table, and how many.
@@ -245,6 +249,7 @@ export function createCachedResolver(
       writes.delete(write);
       // Before the in-flight entry that kept this write is released (its then comes later).
       generation++;
+      if (looking.has(key)) writtenAt.set(key, generation);
     });
     return write;
   }
@@ -399,23 +404,32 @@ export function createCachedResolver(
       });
   }
 
-  /** Ends the count of a lookup of `key` (see `looking`). */
-  function lookedUp(key: string): void {
+  /**
+   * Ends the count of a lookup of `key` begun at generation `seen` (see `looking`); whether a
+   * write of `key` settled meanwhile, which the lookup may have missed.
+   */
+  function lookedUp(key: string, seen: number): boolean {
+    const missed = generation !== seen && (writtenAt.get(key) ?? seen) > seen;
     const left = (looking.get(key) ?? 1) - 1;
-    if (left === 0) looking.delete(key);
-    else looking.set(key, left);
+    if (left === 0) {
+      looking.delete(key);
+      writtenAt.delete(key);
+    } else looking.set(key, left);
+    return missed;
   }
 
   /**
-   * What `lookup` (which never rejects: `bounded`) finds, or the caller's abort error as soon as its
-   * signal aborts (a hung store holds no caller). The lookup is counted until it settles, either way.
+   * What `lookup` (which never rejects: `bounded`) finds and {@link lookedUp}'s answer, or the
+   * caller's abort error as soon as its signal aborts (a hung store holds no caller). The lookup is
+   * counted until it settles, either way.
    */
   function abortable(
     key: string,
+    seen: number,
     lookup: Promise<CacheEntry | undefined>,
     signal: AbortSignal,
     input: string,
-  ): Promise<CacheEntry | undefined> {
+  ): Promise<[CacheEntry | undefined, boolean]> {
     return new Promise((resolve, reject) => {
       const unfollow = followAbort(signal, () => {
         unfollow();
@@ -423,10 +437,27 @@ export function createCachedResolver(
       });
       void lookup.then((found) => {
         unfollow();
-        lookedUp(key);
-        resolve(found);
+        resolve([found, lookedUp(key, seen)]);
       });
     });
+  }
+
+  /** A lookup's continuation: a fresh hit served, else the shared work (see resolve). */
+  function afterLookup(
+    found: CacheEntry | undefined,
+    missed: boolean,
+    key: string,
+    input: string,
+    signal: AbortSignal | undefined,
+    started: number,
+  ): Resolution | Promise<Resolution> {
+    const entry = usable(found, key);
+    const hit = fresh(entry, input, started);
+    if (hit !== undefined) return hit;
+    // A miss (or stale): one network resolution per key, shared. If a write of this key settled
+    // since the lookup began, the lookup may have missed it and its in-flight entry may be gone
+    // already: the shared work looks again rather than fetch a second time.
+    return join(key, input, signal, started, missed ? undefined : { entry });
   }
 
   function abortError(input: string): unknown {
@@ -461,18 +492,13 @@ export function createCachedResolver(
       // Counted while it runs, so that a batch treats a duplicate arriving meanwhile as joining.
       looking.set(key, (looking.get(key) ?? 0) + 1);
       const lookup = bounded("get", () => cache.get(key), undefined, started);
-      // `lookup` never rejects (bounded), so the count always ends.
-      return (signal === undefined ? lookup : abortable(key, lookup, signal, input)).then((found) => {
-        // abortable() ends the count itself: it settles early when the caller aborts.
-        if (signal === undefined) lookedUp(key);
-        const entry = usable(found, key);
-        const hit = fresh(entry, input, started);
-        if (hit !== undefined) return hit;
-        // A miss (or stale): one network resolution per key, shared. If a write settled since the
-        // lookup began, that write may be this key's and its in-flight entry already gone: the
-        // shared work looks again rather than fetch a second time.
-        return join(key, input, signal, started, generation === seen ? { entry } : undefined);
-      });
+      // `lookup` never rejects (bounded), so the count always ends; abortable() ends it itself, as
+      // it settles early when the caller aborts.
+      if (signal === undefined)
+        return lookup.then((found) => afterLookup(found, lookedUp(key, seen), key, input, signal, started));
+      return abortable(key, seen, lookup, signal, input).then(([found, missed]) =>
+        afterLookup(found, missed, key, input, signal, started),
+      );
     },
     joins(input) {
       const key = keyOf(input);

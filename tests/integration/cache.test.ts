@@ -341,6 +341,76 @@ describe("client cache: concurrent resolutions of one key share one network reso
     assert.equal((await next).cached, false);
     await client.close();
   });
+
+  for (const withSignal of [false, true]) {
+    it(`a lookup that missed a write of its key made meanwhile looks again, not fetches again${withSignal ? " (callers with a signal)" : ""}`, async () => {
+      // The second lookup reads the store before the first caller's write and answers after it.
+      const inner = memoryCache();
+      let gets = 0;
+      let answer: () => void = () => {};
+      const late = new Promise<void>((resolve) => (answer = resolve));
+      const cache: Cache = {
+        async get(key) {
+          const n = ++gets;
+          const found = await inner.get(key);
+          if (n === 2) await late;
+          return found;
+        },
+        set: (key, entry) => inner.set(key, entry),
+        delete: (key) => inner.delete(key),
+        close: () => inner.close(),
+      };
+      const client = createClient(site.options({ cache }));
+      const path = `/race-${withSignal}`;
+      const options = withSignal ? { signal: new AbortController().signal } : {};
+      const first = client.resolve(site.url(path), options);
+      const second = client.resolve(site.url(path), options);
+      assert.equal((await first).cached, false);
+      // The first caller's write has settled and its shared work is gone.
+      await sleep(50);
+      answer();
+      const got = await second;
+      assert.equal(got.cached, true, "served from the entry the first caller stored");
+      assert.equal(site.log.filter((line) => line.endsWith(path)).length, 1, "one request for the URL");
+      assert.equal(gets, 3, "the second caller looked again");
+      await client.close();
+    });
+  }
+
+  it("a miss asks the store once, though other keys' writes settle during its lookup", async () => {
+    const inner = memoryCache();
+    let gets = 0;
+    const lookups: [number, number][] = [];
+    const written: number[] = [];
+    const cache: Cache = {
+      async get(key) {
+        gets++;
+        const start = performance.now();
+        await sleep(20);
+        lookups.push([start, performance.now()]);
+        return inner.get(key);
+      },
+      async set(key, entry) {
+        await inner.set(key, entry);
+        written.push(performance.now());
+      },
+      delete: (key) => inner.delete(key),
+      close: () => inner.close(),
+    };
+    const client = createClient(site.options({ cache }));
+    // Started 3 ms apart, each lookup 20 ms long: earlier URLs are stored while later ones look up.
+    const results = [];
+    for (let i = 0; i < 30; i++) {
+      results.push(client.resolve(site.url(`/many-${i}`)));
+      await sleep(3);
+    }
+    assert.equal((await Promise.all(results)).filter((r) => !r.cached).length, 30);
+    assert.equal(site.log.filter((line) => line.includes("/many-")).length, 30);
+    assert.equal(gets, 30, "one lookup per URL");
+    const overlapping = lookups.filter(([start, end]) => written.some((at) => at > start && at < end));
+    assert.ok(overlapping.length >= 10, `${overlapping.length} lookups saw another key's write settle`);
+    await client.close();
+  });
 });
 
 describe("client cache: a failing cache never fails or holds up a resolution", () => {
