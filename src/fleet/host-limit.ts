@@ -41,10 +41,12 @@ if held < tonumber(ARGV[2]) then
 end
 return 0`;
 
-// Pushes the lease end (ARGV[1]) of the slots a process still holds (ARGV[3..]); XX: a slot that
-// is gone (expired, or lost with a restart) is not brought back. Returns 0, never a slot count.
+// Pushes the lease end (ARGV[1]) of the slots a process still holds (ARGV[3..]). A held slot missing
+// from the set (Redis restarted from a snapshot taken before the slot was taken, or the slot
+// expired while its worker was stalled) is put back: its request is in flight, so the set counts it
+// again. Returns 0, never a slot count.
 const RENEW = `
-for i = 3, #ARGV do redis.call('ZADD', KEYS[1], 'XX', ARGV[1], ARGV[i]) end
+for i = 3, #ARGV do redis.call('ZADD', KEYS[1], ARGV[1], ARGV[i]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 0`;
 

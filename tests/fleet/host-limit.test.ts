@@ -138,6 +138,28 @@ describe("limitHosts (real Redis, several limiters as several workers)", () => {
     assert.equal(await redis.zCard(`${prefix}host:long.test:8080`), 0);
   });
 
+  it("a held slot the set lost (Redis restarted from an older snapshot) is put back by its holder", {
+    timeout: 30_000,
+  }, async () => {
+    const prefix = `canonurl:test:hl${process.pid}f:`;
+    const inner = countingTransport(1_500, () => [200, {}]);
+    const options = { limit: 1, prefix, leaseMs: 600, maxPauseMs: 5_000 };
+    const a = limitHosts(inner.transport, redis, options);
+    const b = limitHosts(inner.transport, redis, options);
+    const fromA = send(a, "lost.test:8080");
+    while (inner.sent.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    // As a restart from a snapshot older than the slot leaves it: the set without a's slot.
+    await redis.del(`${prefix}host:lost.test:8080`);
+    // Two renewals later (every 120 ms) the set counts a's request again.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await redis.zCard(`${prefix}host:lost.test:8080`), 1);
+    const fromB = send(b, "lost.test:8080");
+    assert.deepEqual(await Promise.all([fromA, fromB]), [200, 200]);
+    assert.equal(inner.peak(), 1, "b's request went out while a's was in flight");
+    await a.close?.();
+    await b.close?.();
+  });
+
   it("a slot nobody renews (its worker died, or a Redis restart restored it) frees the host at its lease end", {
     timeout: 30_000,
   }, async () => {
