@@ -85,6 +85,11 @@ interface Waiter {
 interface Gate {
   /** Requests of this process waiting for one of the host's slots or holding one. */
   busy: number;
+  /**
+   * The members of the slots this process took and has not given back, in use or idle (so the
+   * gate is kept while any is held: a held slot is a busy request's or an idle one).
+   */
+  held: Set<string>;
   idle: Slot[];
   /** Until when a Retry-After this process saw pauses the host (its slots go back meanwhile). */
   pausedUntil: number;
@@ -133,15 +138,20 @@ export function limitHosts(
   let redisFailures = 0;
   const gates = new Map<string, Gate>();
   const key = (host: string): string => `${prefix}host:${host}`;
-  // The members of the slots this process took and has not given back (in use or idle), by host:
-  // only hosts with one, so a renewal visits what is held, not every host seen.
-  const holding = new Map<string, Set<string>>();
   let renewer: ReturnType<typeof setInterval> | undefined;
 
   function gateOf(host: string): Gate {
     let gate = gates.get(host);
     if (gate === undefined) {
-      gate = { busy: 0, idle: [], pausedUntil: 0, waiters: [], polling: false, sweep: undefined };
+      gate = {
+        busy: 0,
+        held: new Set(),
+        idle: [],
+        pausedUntil: 0,
+        waiters: [],
+        polling: false,
+        sweep: undefined,
+      };
       gates.set(host, gate);
     }
     return gate;
@@ -160,9 +170,7 @@ export function limitHosts(
   }
 
   function giveBack(host: string, slot: Slot): void {
-    const members = holding.get(host);
-    members?.delete(slot.member);
-    if (members?.size === 0) holding.delete(host);
+    gates.get(host)?.held.delete(slot.member);
     // Not awaited: the request is done; the slot stays taken one round trip longer, never shorter.
     redis.zRem(key(host), slot.member).catch(() => {});
   }
@@ -178,9 +186,7 @@ export function limitHosts(
         }),
       );
       if (held > 0) {
-        const members = holding.get(host);
-        if (members === undefined) holding.set(host, new Set([member]));
-        else members.add(member);
+        gateOf(host).held.add(member);
         if (renewer === undefined) {
           renewer = setInterval(renew, leaseMs / 5);
           renewer.unref?.();
@@ -197,17 +203,21 @@ export function limitHosts(
 
   // Every held slot's lease, pushed one lease past now. A failed renewal is not counted as Redis
   // trouble: the next one, a fifth of a lease later, tries again.
+  // Gates are kept for the hosts in use only (forget), so this visits what is held, not every host
+  // ever seen.
   function renew(): void {
-    if (holding.size === 0) {
+    const end = String(Date.now() + leaseMs);
+    let holding = false;
+    for (const [host, gate] of gates) {
+      if (gate.held.size === 0) continue;
+      holding = true;
+      redis
+        .eval(RENEW, { keys: [key(host)], arguments: [end, String(leaseMs * 2), ...gate.held] })
+        .catch(() => {});
+    }
+    if (!holding) {
       clearInterval(renewer);
       renewer = undefined;
-      return;
-    }
-    const end = String(Date.now() + leaseMs);
-    for (const [host, members] of holding) {
-      redis
-        .eval(RENEW, { keys: [key(host)], arguments: [end, String(leaseMs * 2), ...members] })
-        .catch(() => {});
     }
   }
 
