@@ -409,7 +409,7 @@ export function createCachedResolver(
    * write of `key` settled meanwhile, which the lookup may have missed.
    */
   function lookedUp(key: string, seen: number): boolean {
-    const missed = generation !== seen && (writtenAt.get(key) ?? seen) > seen;
+    const missed = (writtenAt.get(key) ?? seen) > seen;
     const left = (looking.get(key) ?? 1) - 1;
     if (left === 0) {
       looking.delete(key);
