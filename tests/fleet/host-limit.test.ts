@@ -117,16 +117,23 @@ describe("limitHosts (real Redis, several limiters as several workers)", () => {
     await b.close?.();
   });
 
-  it("a request in flight for three leases keeps its slot: its holder renews it", {
-    timeout: 30_000,
-  }, async () => {
-    const prefix = `canonurl:test:hl${process.pid}c:`;
-    const inner = countingTransport(1_800, () => [200, {}]);
+  // Two workers of a host with one slot and 600 ms leases; a's request, answered after `holdMs`, is
+  // in flight when this returns.
+  async function oneSlotHeld(tag: string, host: string, holdMs: number) {
+    const prefix = `canonurl:test:hl${process.pid}${tag}:`;
+    const inner = countingTransport(holdMs, () => [200, {}]);
     const options = { limit: 1, prefix, leaseMs: 600, maxPauseMs: 5_000 };
     const a = limitHosts(inner.transport, redis, options);
     const b = limitHosts(inner.transport, redis, options);
-    const fromA = send(a, "long.test:8080");
+    const fromA = send(a, host);
     while (inner.sent.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    return { prefix, inner, a, b, fromA };
+  }
+
+  it("a request in flight for three leases keeps its slot: its holder renews it", {
+    timeout: 30_000,
+  }, async () => {
+    const { prefix, inner, a, b, fromA } = await oneSlotHeld("c", "long.test:8080", 1_800);
     const fromB = send(b, "long.test:8080");
     assert.deepEqual(await Promise.all([fromA, fromB]), [200, 200]);
     // Unrenewed, the slot would have expired 600 ms in and b's request gone out beside a's.
@@ -141,13 +148,7 @@ describe("limitHosts (real Redis, several limiters as several workers)", () => {
   it("a held slot the set lost (Redis restarted from an older snapshot) is put back by its holder", {
     timeout: 30_000,
   }, async () => {
-    const prefix = `canonurl:test:hl${process.pid}f:`;
-    const inner = countingTransport(1_500, () => [200, {}]);
-    const options = { limit: 1, prefix, leaseMs: 600, maxPauseMs: 5_000 };
-    const a = limitHosts(inner.transport, redis, options);
-    const b = limitHosts(inner.transport, redis, options);
-    const fromA = send(a, "lost.test:8080");
-    while (inner.sent.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const { prefix, inner, a, b, fromA } = await oneSlotHeld("f", "lost.test:8080", 1_500);
     // As a restart from a snapshot older than the slot leaves it: the set without a's slot.
     await redis.del(`${prefix}host:lost.test:8080`);
     // Two renewals later (every 120 ms) the set counts a's request again.
