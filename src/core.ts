@@ -23,3 +23,4 @@ export { createDefaultRules, type DefaultRulesOptions, defaultRules } from "./ru
 export type { DomainRule } from "./rules/domain-rule.js";
 export { createRuleMatcher } from "./rules/rule-matcher.js";
 export { shorteners } from "./rules/shorteners.js";
+export { version } from "./generated/version.js";
