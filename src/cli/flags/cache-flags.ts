@@ -2,10 +2,10 @@ import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import type { Cache } from "../cache/cache.js";
-import { MISSING_PEER } from "../cache/load-optional.js";
-import { CACHE_BYPASS_EVENT } from "../resolve/cache-bypass-event.js";
-import { UsageError } from "./io.js";
+import type { Cache } from "../../cache/cache.js";
+import { MISSING_PEER } from "../../cache/load-optional.js";
+import { CACHE_BYPASS_EVENT } from "../../resolve/cache-bypass-event.js";
+import { UsageError } from "../io/io.js";
 
 /**
  * The parseArgs table of the cache and politeness flags of network mode: `--cache PATH|redis://…`,
@@ -99,7 +99,7 @@ export async function cacheFromFlags(
   }
   let cache: Cache;
   if (values.cache !== undefined && /^rediss?:\/\//i.test(values.cache)) {
-    const { redisCache } = await import("../cache/redis-cache.js");
+    const { redisCache } = await import("../../cache/redis-cache.js");
     cache = redisCache(values.cache);
     choice.where = values.cache;
   } else {
@@ -115,7 +115,7 @@ export async function cacheFromFlags(
       }
       path = join(dir, DEFAULT_CACHE_FILE);
     }
-    const { sqliteCache } = await import("../cache/sqlite-cache.js");
+    const { sqliteCache } = await import("../../cache/sqlite-cache.js");
     try {
       cache = sqliteCache(path);
       choice.where = path;
@@ -124,7 +124,7 @@ export async function cacheFromFlags(
       warn(
         `canonurl: no SQLite on Node ${process.version} (node:sqlite needs 22.13+), so resolutions are cached in memory for this run only; to keep them between runs: npm i better-sqlite3, or use Node 22.13+\n`,
       );
-      const { memoryCache } = await import("../cache/memory-cache.js");
+      const { memoryCache } = await import("../../cache/memory-cache.js");
       cache = memoryCache();
       choice.where = "memory";
     }
