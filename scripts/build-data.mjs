@@ -102,9 +102,14 @@ const lines = [
 // requires these lists to be what the validator reads). A bundle ships ~4 KB less.
 const tracking = parse(readFileSync(join(dataDir, "tracking-params.yaml"), "utf8"));
 const names = (tier) => (Array.isArray(tracking?.[tier]) ? tracking[tier].map((entry) => entry?.name) : []);
-lines.push("/** The parameter names of data/tracking-params.yaml, per tier. */");
+const scoped = Array.isArray(tracking?.hostScoped)
+  ? tracking.hostScoped.map((entry) => ({ name: entry?.name, hosts: entry?.hosts }))
+  : [];
 lines.push(
-  `export const trackingParamNames: { readonly everywhere: readonly string[]; readonly contextual: readonly string[] } = ${JSON.stringify({ everywhere: names("everywhere"), contextual: names("contextual") })};`,
+  "/** The parameter names of data/tracking-params.yaml, per tier (host-scoped ones with their hosts). */",
+);
+lines.push(
+  `export const trackingParamNames: { readonly everywhere: readonly string[]; readonly hostScoped: readonly { readonly name: string; readonly hosts: readonly string[] }[] } = ${JSON.stringify({ everywhere: names("everywhere"), hostScoped: scoped })};`,
 );
 lines.push("");
 mkdirSync(dirname(outFile), { recursive: true });

@@ -7,7 +7,12 @@ export { type SurtOptions, ssurt, surt } from "./archive/index.js";
 export type { UrlForm, UrlFormClass } from "./classify/index.js";
 export { classify, isAsciiHost } from "./classify/index.js";
 export * from "./errors/index.js";
-export { contextualTrackingParams, defaultTrackingParams } from "./pipeline/default-tracking-params.js";
+export {
+  contextualTrackingParams,
+  defaultTrackingParams,
+  type HostScopedTrackingParam,
+  hostScopedTrackingParams,
+} from "./pipeline/default-tracking-params.js";
 export type { Explanation, ExplanationStep } from "./pipeline/explanation.js";
 export { explain, normalize } from "./pipeline/normalize.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";

@@ -10,6 +10,7 @@ import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
 import { type GenericResult, genericPass, normalizePath, removeMatching } from "./generic-pass.js";
+import { hostTrackingNames } from "./host-tracking.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
 import { ruleLookup } from "./rule-lookup.js";
@@ -229,32 +230,47 @@ function runParsed(
   return { canonical: final.href, ruleApplied: rule.name, stripped };
 }
 
-const exempted = new WeakMap<ResolvedNormalizeOptions, Map<readonly string[], ResolvedNormalizeOptions>>();
+const NONE: readonly string[] = Object.freeze([]);
+const perHost = new WeakMap<
+  ResolvedNormalizeOptions,
+  Map<readonly string[], Map<readonly string[], ResolvedNormalizeOptions>>
+>();
 
-// The options with the host's exempt parameters added to keepParams' place in the tracking matcher
-// (rules' `exemptParams`). Built once per options object and exemption list; a host without
-// exemptions costs one Map miss in the lookup.
+// The options as the tracking passes use them on `hostname`: the host-scoped tier's names for the
+// host added to the deny patterns (data/tracking-params.yaml, `hostScoped`), and the rules'
+// `exemptParams` for the host added to keepParams' place in the matcher. Built once per options
+// object, exemption list and host-tier list; a host with neither costs a few Map misses.
 function withExemptions(
   options: ResolvedNormalizeOptions,
   lookup: ReturnType<typeof ruleLookup> | undefined,
   hostname: string,
 ): ResolvedNormalizeOptions {
-  if (lookup === undefined || !options.stripTracking) return options;
-  const names = lookup.exemptFor(stripTrailingDot(hostname));
-  if (names === undefined) return options;
-  let byList = exempted.get(options);
-  if (byList === undefined) {
-    byList = new Map();
-    exempted.set(options, byList);
+  if (!options.stripTracking) return options;
+  const host = stripTrailingDot(hostname);
+  const names = lookup?.exemptFor(host) ?? NONE;
+  const scoped = hostTrackingNames(host) ?? NONE;
+  if (names === NONE && scoped === NONE) return options;
+  let byNames = perHost.get(options);
+  if (byNames === undefined) {
+    byNames = new Map();
+    perHost.set(options, byNames);
   }
-  let out = byList.get(names);
+  let byScoped = byNames.get(names);
+  if (byScoped === undefined) {
+    if (byNames.size >= 1024) byNames.clear();
+    byScoped = new Map();
+    byNames.set(names, byScoped);
+  }
+  let out = byScoped.get(scoped);
   if (out === undefined) {
     out = Object.freeze({
       ...options,
-      isTracking: createTrackingMatcher(options.trackingParams, [...options.keepParams, ...names]),
+      isTracking: createTrackingMatcher(
+        scoped === NONE ? options.trackingParams : [...options.trackingParams, ...scoped],
+        names === NONE ? options.keepParams : [...options.keepParams, ...names],
+      ),
     });
-    if (byList.size >= 1024) byList.clear();
-    byList.set(names, out);
+    byScoped.set(scoped, out);
   }
   return out;
 }
