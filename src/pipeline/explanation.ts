@@ -12,7 +12,7 @@ export interface ExplanationStep {
  * @example
  * ```ts
  * const e: Explanation = explain("https://youtu.be/dQw4w9WgXcQ?si=x");
- * e.ruleApplied; // "youtube-v2"
+ * e.ruleApplied; // "youtube-v3"
  * ```
  */
 export interface Explanation {

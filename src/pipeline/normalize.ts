@@ -1,5 +1,5 @@
 import { UrlError } from "../errors/url-error.js";
-import { applyParts, type DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
+import { applyParts, DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
 import type { DomainRule } from "../rules/domain-rule.js";
 import { stripTrailingDot } from "../url/host.js";
 import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
@@ -171,6 +171,7 @@ function runParsed(
   let rule: DomainRule | undefined;
   let declared: DeclaredRule | undefined;
   let output: URL | RewrittenParts | undefined;
+  let strip: readonly string[] | undefined;
   if (lookup.findParts !== undefined) {
     // Declarative rules only: they read the generic pass's parts, which are what a parse of
     // generic.href would give (tests/properties/generic-parts.property.test.ts), minus the parse.
@@ -181,6 +182,8 @@ function runParsed(
     if (generic.fragment !== null && keepsFragment(declared, generic.fragment))
       parts.hash = `#${generic.fragment}`;
     rule = declared;
+    // Read on the input: the rule's stripParams apply only where one of its patterns did.
+    strip = declared.stripParamsFor(parts);
     output = applyDeclared(declared, parts);
   } else {
     // Code rules are handed a URL; a list whose code rules say from the text that they leave the
@@ -192,6 +195,7 @@ function runParsed(
     rule = lookup.find(ruleInput);
     if (rule === undefined) return unchangedResult(generic, withFragment, steps);
     if (generic.fragment !== null && keepsFragment(rule, generic.fragment)) ruleInput.hash = generic.fragment;
+    strip = rule.stripParamsFor !== undefined ? rule.stripParamsFor(ruleInput) : rule.stripParams;
     output = applyRule(rule, ruleInput);
   }
   if (output === undefined) return unchangedResult(generic, withFragment, steps);
@@ -201,7 +205,9 @@ function runParsed(
   // The rule no longer claims its own output (it moved the link to another site), or it unwrapped
   // one: the new link takes the whole pipeline from the start. An unwrap rule's output may be a
   // wrapper of its own kind again (google.com/url?q=google.com/url?q=…), peeled in the next round.
-  const claimed = declared !== undefined ? declared.match(output) : rule.match(output as URL);
+  // A declarative rule's output on its own hosts is its own (a rewrite need not land on a path it
+  // declares); elsewhere, or any unwrap, the new link starts over.
+  const claimed = rule instanceof DeclaredRule ? rule.ownsHost(output) : rule.match(output as URL);
   if (!claimed || rule.declaration?.unwrap !== undefined) {
     if (depth >= MAX_UNWRAP_DEPTH) throw tooDeep(raw, rule.name);
     const inner = runParsed(
@@ -221,6 +227,7 @@ function runParsed(
   const final = finalPass(
     output,
     rule,
+    strip,
     withExemptions(options, lookup, output.hostname),
     generic.inputParams,
   );
@@ -350,7 +357,7 @@ function checkOutput(out: URL | string): URL | undefined {
   }
 }
 
-const ruleNoise = new WeakMap<DomainRule, TrackingMatcher>();
+const ruleNoise = new WeakMap<readonly string[], TrackingMatcher>();
 
 /** What the final pass reads of a rule's output: a parsed URL or a declarative rule's parts. */
 type FinalInput = Pick<URL, "protocol" | "username" | "password" | "host" | "pathname" | "search" | "hash">;
@@ -363,6 +370,7 @@ type FinalInput = Pick<URL, "protocol" | "username" | "password" | "host" | "pat
 function finalPass(
   url: FinalInput,
   rule: DomainRule,
+  strip: readonly string[] | undefined,
   options: ResolvedNormalizeOptions,
   inputParams: readonly QueryParam[],
 ): { href: string; removed: string[] } {
@@ -396,12 +404,12 @@ function finalPass(
   }
   for (const { name } of inputParams) if (!names.has(name)) removed.push(name);
   if (options.stripTracking) params = removeMatching(params, options.isTracking, removed);
-  if (rule.stripParams !== undefined && rule.stripParams.length > 0) {
-    // Cached per rule only for the common case; a keepParams list changes what the rule may strip.
-    let noise = options.keepParams.length === 0 ? ruleNoise.get(rule) : undefined;
+  if (strip !== undefined && strip.length > 0) {
+    // Cached per list only for the common case; a keepParams list changes what the rule may strip.
+    let noise = options.keepParams.length === 0 ? ruleNoise.get(strip) : undefined;
     if (noise === undefined) {
-      noise = createTrackingMatcher(rule.stripParams, options.keepParams);
-      if (options.keepParams.length === 0) ruleNoise.set(rule, noise);
+      noise = createTrackingMatcher(strip, options.keepParams);
+      if (options.keepParams.length === 0) ruleNoise.set(strip, noise);
     }
     params = removeMatching(params, noise, removed);
   }
