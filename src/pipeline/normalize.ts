@@ -160,8 +160,13 @@ function runParsed(
   steps?.push({ stage: "generic", url: generic.href });
   // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
   checkUrlLength(generic.href, "the normalized URL", generic.href);
-  const withFragment =
-    options.stripFragment || generic.fragment === null ? generic.href : `${generic.href}#${generic.fragment}`;
+  // A route fragment (#/inbox, #!/projects/12) selects the page of a single-page app: kept even
+  // when fragments are stripped, as is every fragment with stripFragment: false (issue 22).
+  const keptFragment =
+    generic.fragment !== null && (!options.stripFragment || isRouteFragment(generic.fragment))
+      ? generic.fragment
+      : null;
+  const withFragment = keptFragment === null ? generic.href : `${generic.href}#${keptFragment}`;
   if (withFragment.length > MAX_URL_LENGTH) checkUrlLength(withFragment, "the normalized URL", withFragment);
 
   // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
@@ -231,10 +236,14 @@ function runParsed(
     withExemptions(options, lookup, output.hostname),
     generic.inputParams,
   );
-  checkUrlLength(final.href, "the canonical URL", generic.href);
-  steps?.push({ stage: "final", url: final.href });
+  // The rule's output carries a fragment only when the rule keeps it; one the options keep
+  // (every fragment, or a route) goes back on unless the rule put one there.
+  const canonical =
+    keptFragment !== null && !final.href.includes("#") ? `${final.href}#${keptFragment}` : final.href;
+  checkUrlLength(canonical, "the canonical URL", generic.href);
+  steps?.push({ stage: "final", url: canonical });
   const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
-  return { canonical: final.href, ruleApplied: rule.name, stripped };
+  return { canonical, ruleApplied: rule.name, stripped };
 }
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -306,6 +315,15 @@ function tooDeep(raw: string, rule: string): UrlError {
 function unique(names: readonly string[]): string[] {
   if (names.length < 2) return names.length === 0 ? [] : [names[0] as string];
   return [...new Set(names)];
+}
+
+/**
+ * Whether a fragment (without `#`) is a client-side route: `/…` (`#/inbox`) or a hashbang `!…`
+ * (`#!/projects/12`), which single-page apps read to pick the page shown.
+ */
+function isRouteFragment(fragment: string): boolean {
+  const c = fragment.charCodeAt(0);
+  return (c === 0x2f || c === 0x21) && fragment.length > 1;
 }
 
 function keepsFragment(rule: DomainRule, fragment: string): boolean {

@@ -321,7 +321,7 @@ export class DeclaredRule implements DomainRule {
     if (this.#patternFor(url.hostname, url.pathname) !== undefined) return true;
     // The paths where it keeps a fragment are paths it understands too (GitHub's file links).
     const fragmentPaths = this.#c.fragmentPaths;
-    if (fragmentPaths !== undefined && url.hash !== "")
+    if (fragmentPaths !== undefined)
       for (const p of fragmentPaths) if (matchPathPattern(p, url.pathname) !== undefined) return true;
     return false;
   }

@@ -39,6 +39,7 @@ describe("defaultRules", () => {
         "reddit-v2",
         "linkedin-v2",
         "github-v3",
+        "google-sheets-v1",
         "code-hosts-v1",
         "tiktok-v2",
         "medium-v2",
@@ -68,7 +69,7 @@ describe("defaultRules", () => {
         const input = new URL(`http://${host}/some/path?x=1`);
         const out = rule.apply(input);
         assert.ok(out instanceof URL, `${rule.name} rewrites in place`);
-        if (mirrors !== undefined && !mirrors.includes(host)) {
+        if ((rule.declaration.pathPatterns ?? []).length > 0 && !(mirrors ?? []).includes(host)) {
           // Issue 22: a path the rule does not declare, on a host that is no mirror: untouched.
           assert.equal(out, input, `${rule.name}: ${host}/some/path is not claimed`);
           assert.equal(rule.match(input), false);
@@ -114,9 +115,9 @@ describe("defaultRules", () => {
     for (const host of shorteners) assert.equal(find(new URL(`https://${host}/abc`)), undefined, host);
   });
 
-  it("only GitHub keeps a fragment", () => {
+  it("only GitHub (#L10) and Google Sheets (#gid=) keep a fragment", () => {
     const keeping = defaultRules.filter((r) => r.keepFragment !== undefined).map((r) => r.name);
-    assert.deepEqual(keeping, ["github-v3"]);
+    assert.deepEqual(keeping, ["github-v3", "google-sheets-v1"]);
   });
 });
 
