@@ -10,6 +10,7 @@ import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
+import { computeKeyVersion, KEY_DATA_FILES } from "./key-version.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dataDir = join(root, "data");
@@ -111,6 +112,12 @@ lines.push(
 lines.push(
   `export const trackingParamNames: { readonly everywhere: readonly string[]; readonly hostScoped: readonly { readonly name: string; readonly hosts: readonly string[] }[] } = ${JSON.stringify({ everywhere: names("everywhere"), hostScoped: scoped })};`,
 );
+lines.push("");
+const keyData = Object.fromEntries(
+  KEY_DATA_FILES.map((file) => [file, parse(readFileSync(join(dataDir, file), "utf8"))]),
+);
+lines.push("/** The version of default keys (scripts/key-version.mjs): pipeline revision . data hash. */");
+lines.push(`export const keyVersion = ${JSON.stringify(computeKeyVersion(keyData))};`);
 lines.push("");
 mkdirSync(dirname(outFile), { recursive: true });
 const next = lines.join("\n");

@@ -14,6 +14,7 @@ export {
   hostScopedTrackingParams,
 } from "./pipeline/default-tracking-params.js";
 export type { Explanation, ExplanationStep } from "./pipeline/explanation.js";
+export { keyVersion } from "./pipeline/key-version.js";
 export { explain, normalize } from "./pipeline/normalize.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";
 export {

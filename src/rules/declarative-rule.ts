@@ -128,9 +128,9 @@ export interface DeclarativeRule {
   /**
    * Extension: hosts (of `domains`) that serve every path exactly as the canonical host does: on
    * them `canonicalHost` and `canonicalScheme` apply on paths no pattern declares too (nothing
-   * else does). Only with `pathPatterns`. @default []
+   * else does). `true` names every host of `domains`. Only with `pathPatterns`. @default []
    */
-  readonly mirrorHosts?: readonly string[];
+  readonly mirrorHosts?: readonly string[] | true;
   /** `false` keeps every fragment. @default true */
   readonly stripFragment?: boolean;
   /** Extension: the fragments kept although `stripFragment` is true; a string is the `pattern`. */

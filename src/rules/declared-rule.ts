@@ -155,7 +155,11 @@ function compileDeclaration(declaration: DeclarativeRule, bases: readonly string
       sameHost: u.sameHost === true,
     };
   });
-  const mirrors = declaration.mirrorHosts === undefined ? undefined : createHostSet(declaration.mirrorHosts);
+  const mirrorHosts = declaration.mirrorHosts;
+  const mirrors =
+    mirrorHosts === undefined
+      ? undefined
+      : createHostSet(mirrorHosts === true ? declaration.domains : mirrorHosts);
   return { patterns, fragmentPaths, unwrap, mirrors, hostStable };
 }
 

@@ -376,17 +376,19 @@ function validateRule(
   }
   if (value.mirrorHosts !== undefined) {
     const claimed = createHostSet(domains ?? []);
-    rule.mirrorHosts = stringList(
-      c,
-      value.mirrorHosts,
-      join(at, "mirrorHosts"),
-      (h, hat) => {
-        checkDomain(c, h, hat);
-        if (domains !== undefined && (h.startsWith("*.") ? !domains.includes(h) : !claimed.has(h)))
-          c.add(hat, `"${h}" is not one of the rule's domains`);
-      },
-      false,
-    );
+    if (value.mirrorHosts === true) rule.mirrorHosts = true;
+    else
+      rule.mirrorHosts = stringList(
+        c,
+        value.mirrorHosts,
+        join(at, "mirrorHosts"),
+        (h, hat) => {
+          checkDomain(c, h, hat);
+          if (domains !== undefined && (h.startsWith("*.") ? !domains.includes(h) : !claimed.has(h)))
+            c.add(hat, `"${h}" is not one of the rule's domains`);
+        },
+        false,
+      );
     if (value.pathPatterns === undefined && value.unwrap === undefined)
       c.add(join(at, "mirrorHosts"), "a rule without pathPatterns applies on every path already");
   }

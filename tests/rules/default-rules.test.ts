@@ -64,7 +64,8 @@ describe("defaultRules", () => {
     for (const rule of declared(defaultRules)) {
       // An exemption-only rule never matches by design (it must not hide a later rule).
       if (rule.declaration.unwrap !== undefined || rule.exemptOnly) continue;
-      const mirrors = rule.declaration.mirrorHosts;
+      const declared = rule.declaration.mirrorHosts;
+      const mirrors = declared === true ? rule.declaration.domains : declared;
       for (const host of rule.hosts.exact) {
         const input = new URL(`http://${host}/some/path?x=1`);
         const out = rule.apply(input);
