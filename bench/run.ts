@@ -13,6 +13,7 @@ import { benchColdStart, reportColdStart } from "./cold-start.js";
 import { generateCorpus } from "./corpus.js";
 import { benchDedupe } from "./dedupe.js";
 import { benchFleet } from "./fleet.js";
+import { benchGolden } from "./golden.js";
 import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
@@ -106,6 +107,25 @@ function normalizeGroup(): void {
     `identity is ${((medians.get("normalize-url@9") ?? Number.NaN) / identity).toFixed(2)}× faster than normalize-url@9 ` +
       `and ${(identity / (medians.get("new URL(u).href") ?? Number.NaN)).toFixed(2)}× the bare parse`,
   );
+}
+
+function goldenGroup(): void {
+  const rows = benchGolden();
+  const first = rows[0]?.score;
+  console.log(
+    `\n## golden corpus (${first?.groups} resource groups, ${first?.multi} of them with several copies; tests/fixtures/golden-corpus)`,
+  );
+  console.log(
+    "canonicalizer | pairs of resources merged | (+ debatable) | same-resource groups united | errors",
+  );
+  console.log("---|---|---|---|---");
+  for (const { name, score } of rows) {
+    const firm = score.merges.filter((m) => !m.debatable).length;
+    const pct = ((score.united / score.multi) * 100).toFixed(0);
+    console.log(
+      `${name} | ${firm} | ${score.merges.length - firm} | ${score.united} of ${score.multi} (${pct}%) | ${score.errors.length}`,
+    );
+  }
 }
 
 function rulesCacheGroup(): void {
@@ -250,6 +270,7 @@ const groups: [string, () => void | Promise<void>][] = [
   ["dedupe", dedupeGroup],
   ["normalize", normalizeGroup],
   ["classify", classifyGroup],
+  ["golden", goldenGroup],
   ["rules-cache", rulesCacheGroup],
   ["pattern-match", patternMatchGroup],
   ["cold-start", () => reportColdStart(benchColdStart())],

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The executable: wires the process's streams into main() and turns its result into the exit status.
-import { isClosedOutputError } from "./io.js";
-import { startWorkersFor } from "./worker-prestart.js";
+import { isClosedOutputError } from "./io/io.js";
+import { startWorkersFor } from "./workers/worker-prestart.js";
 
 // First, before the command line loads: an offline run's worker threads boot on the other cores
 // while this thread loads its modules and reads the flags.

@@ -1,9 +1,9 @@
 import type { Writable } from "node:stream";
 import { isRuleError } from "../errors/guards.js";
-import { runCanonicalize } from "./canonicalize-command.js";
-import { runClassify } from "./classify-command.js";
-import { runExplain } from "./explain-command.js";
-import { type CliIo, type ExitCode, isClosedOutputError, OutputClosedError, UsageError } from "./io.js";
+import { runCanonicalize } from "./commands/canonicalize-command.js";
+import { runClassify } from "./commands/classify-command.js";
+import { runExplain } from "./commands/explain-command.js";
+import { type CliIo, type ExitCode, isClosedOutputError, OutputClosedError, UsageError } from "./io/io.js";
 
 /**
  * Runs the command line with `argv` (without node and the script) and returns the exit status.
@@ -45,9 +45,9 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
     if (first === "classify") return await runClassify(rest, io);
     if (first === "explain") return await runExplain(rest, io);
     // Loaded only for `serve`: Hono and the playground are no part of an offline run's start-up.
-    if (first === "serve") return await (await import("./serve-command.js")).runServe(rest, io);
+    if (first === "serve") return await (await import("./commands/serve-command.js")).runServe(rest, io);
     // Loaded only for `fleet`: BullMQ is no part of any other command's start-up.
-    if (first === "fleet") return await (await import("./fleet-command.js")).runFleet(rest, io);
+    if (first === "fleet") return await (await import("./commands/fleet-command.js")).runFleet(rest, io);
     return await runCanonicalize(argv, io);
   } catch (error) {
     if (isRuleError(error)) {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { DEFAULT_CACHE_FILE, defaultCacheDir } from "../../src/cli/cache-flags.js";
+import { DEFAULT_CACHE_FILE, defaultCacheDir } from "../../src/cli/flags/cache-flags.js";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { testRedisUrl } from "../helpers/redis-server.js";
 import { loopbackArgs, runCli, testEnv } from "../helpers/run-cli.js";

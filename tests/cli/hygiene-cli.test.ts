@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
-import { needsStdinHint, STDIN_HINT } from "../../src/cli/stdin-hint.js";
+import { needsStdinHint, STDIN_HINT } from "../../src/cli/io/stdin-hint.js";
 import { fromRoot } from "../helpers/paths.js";
 import { runCli } from "../helpers/run-cli.js";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_LINE_BYTES } from "../../src/cli/line-splitter.js";
+import { MAX_LINE_BYTES } from "../../src/cli/io/line-splitter.js";
 import { runCli } from "../helpers/run-cli.js";
 
 // Issue 11: readline ended a line at a lone \r, so 1,000,000 lines with 100 lone CRs printed

@@ -9,7 +9,7 @@ import {
   LineSplitter,
   MAX_LINE_BYTES,
   OVERLONG_PREFIX_CHARS,
-} from "../../src/cli/line-splitter.js";
+} from "../../src/cli/io/line-splitter.js";
 
 function split(chunks: (string | Buffer)[], max?: number): InputLine[] {
   const splitter = new LineSplitter(max);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { NORMALIZE_FLAGS } from "../../src/cli/normalize-flags.js";
+import { NORMALIZE_FLAGS } from "../../src/cli/flags/normalize-flags.js";
 import { NORMALIZE_OPTION_KEYS } from "../../src/pipeline/resolve-normalize-options.js";
 import { fromRoot } from "../helpers/paths.js";
 import { runCli } from "../helpers/run-cli.js";

@@ -2,12 +2,16 @@ import assert from "node:assert/strict";
 import { Readable, Writable } from "node:stream";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type InputLine, LineSplitter, MAX_LINE_BYTES } from "../../src/cli/line-splitter.js";
-import { resolveRecipe } from "../../src/cli/normalize-flags.js";
-import { formatOfflineBatch } from "../../src/cli/offline-batch.js";
-import { maxPendingBatches, runOfflineWorkers, type ThreadTally } from "../../src/cli/offline-workers.js";
-import { NO_PROGRESS } from "../../src/cli/progress.js";
-import { readInputBlocks } from "../../src/cli/read-lines.js";
+import { resolveRecipe } from "../../src/cli/flags/normalize-flags.js";
+import { type InputLine, LineSplitter, MAX_LINE_BYTES } from "../../src/cli/io/line-splitter.js";
+import { NO_PROGRESS } from "../../src/cli/io/progress.js";
+import { readInputBlocks } from "../../src/cli/io/read-lines.js";
+import { formatOfflineBatch } from "../../src/cli/workers/offline-batch.js";
+import {
+  maxPendingBatches,
+  runOfflineWorkers,
+  type ThreadTally,
+} from "../../src/cli/workers/offline-workers.js";
 import { seeded } from "../helpers/seeded.js";
 
 // A seeded hostile input as bytes: URLs with unicode hosts and paths, invalid UTF-8, lone CRs

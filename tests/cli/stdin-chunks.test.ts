@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, it } from "node:test";
-import { FILE_READ_BYTES, stdinChunks } from "../../src/cli/stdin-chunks.js";
+import { FILE_READ_BYTES, stdinChunks } from "../../src/cli/io/stdin-chunks.js";
 
 async function collect(chunks: AsyncIterable<Buffer | string>): Promise<{ bytes: Buffer; sizes: number[] }> {
   const parts: Buffer[] = [];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_WORKERS, threadsWanted } from "../../src/cli/worker-prestart.js";
+import { MAX_WORKERS, threadsWanted } from "../../src/cli/workers/worker-prestart.js";
 
 describe("threadsWanted: the workers bin.js starts before the command line loads", () => {
   it("an offline canonicalizing run with --workers N (2 to the maximum) wants N threads", () => {

@@ -4,7 +4,7 @@ import { closeSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { MAX_LINE_BYTES } from "../../src/cli/line-splitter.js";
+import { MAX_LINE_BYTES } from "../../src/cli/io/line-splitter.js";
 import { fromRoot } from "../helpers/paths.js";
 import { type CliRun, runCli, testEnv } from "../helpers/run-cli.js";
 import { seeded } from "../helpers/seeded.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createClient as createRedisClient } from "redis";
-import { MAX_LINE_BYTES } from "../../src/cli/line-splitter.js";
+import { MAX_LINE_BYTES } from "../../src/cli/io/line-splitter.js";
 import { MAX_CHUNK_CHARS } from "../../src/fleet/fleet.js";
 import { createFleet } from "../../src/fleet/index.js";
 import { jobKeys } from "../../src/fleet/keys.js";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
-import type { InputLine } from "../../src/cli/line-splitter.js";
-import { runNetworkMode } from "../../src/cli/network-mode.js";
+import { runNetworkMode } from "../../src/cli/commands/network-mode.js";
+import type { InputLine } from "../../src/cli/io/line-splitter.js";
 import { routes, type Site, startSite, text } from "./site.js";
 
 function capture() {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
-import { runNetworkMode } from "../../src/cli/network-mode.js";
+import { runNetworkMode } from "../../src/cli/commands/network-mode.js";
 import { type Site, startSite, text } from "./site.js";
 
 function captureIo(): {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
-import { UsageError } from "../../src/cli/io.js";
-import { networkOptionsFromFlags, runNetworkMode } from "../../src/cli/network-mode.js";
+import { networkOptionsFromFlags, runNetworkMode } from "../../src/cli/commands/network-mode.js";
+import { UsageError } from "../../src/cli/io/io.js";
 import { redirect, routes, type Site, startSite, text } from "./site.js";
 
 function captureIo(): {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createFixedResolver } from "../../src/cli/fixed-resolver.js";
-import { UsageError } from "../../src/cli/io.js";
-import { networkPolicyFromFlags, parseResolveFlag } from "../../src/cli/network-flags.js";
+import { createFixedResolver } from "../../src/cli/flags/fixed-resolver.js";
+import { networkPolicyFromFlags, parseResolveFlag } from "../../src/cli/flags/network-flags.js";
+import { UsageError } from "../../src/cli/io/io.js";
 
 const signal = new AbortController().signal;
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { ServerResponse } from "node:http";
 import { after, before, describe, it } from "node:test";
 import * as v from "valibot";
-import { createFixedResolver } from "../../src/cli/fixed-resolver.js";
+import { createFixedResolver } from "../../src/cli/flags/fixed-resolver.js";
 import { createServeApp } from "../../src/serve/app.js";
 import { errorSchema, outcomeLineSchema } from "../../src/serve/schemas.js";
 import type { ServeOptions } from "../../src/serve/serve-options.js";

@@ -1,9 +1,9 @@
-import { canonicalWith, normalizeResolved } from "../pipeline/normalize.js";
-import type { ResolvedNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
-import { isBlankLine } from "./blank-line.js";
-import { archiveKey, type OutputFormat } from "./format-flag.js";
-import type { InputLine } from "./line-splitter.js";
-import { errorJson, failureLine, overlongError, overlongInput } from "./report-failure.js";
+import { canonicalWith, normalizeResolved } from "../../pipeline/normalize.js";
+import type { ResolvedNormalizeOptions } from "../../pipeline/resolve-normalize-options.js";
+import { archiveKey, type OutputFormat } from "../flags/format-flag.js";
+import { isBlankLine } from "../io/blank-line.js";
+import type { InputLine } from "../io/line-splitter.js";
+import { errorJson, failureLine, overlongError, overlongInput } from "../io/report-failure.js";
 
 /** What one batch of offline inputs prints: stdout and stderr text, and how many inputs failed. */
 export interface BatchOutput {

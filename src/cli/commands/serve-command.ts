@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
-import { createClient } from "../resolve/client.js";
-import type { ClientOptions } from "../resolve/types.js";
-import { type RunningServe, startServe } from "../serve/start-serve.js";
-import { CACHE_FLAGS, cacheFromFlags } from "./cache-flags.js";
-import { type CliIo, type ExitCode, UsageError } from "./io.js";
-import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "./network-flags.js";
+import { createClient } from "../../resolve/client.js";
+import type { ClientOptions } from "../../resolve/types.js";
+import { type RunningServe, startServe } from "../../serve/start-serve.js";
+import { CACHE_FLAGS, cacheFromFlags } from "../flags/cache-flags.js";
+import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "../flags/network-flags.js";
+import { type CliIo, type ExitCode, UsageError } from "../io/io.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
 import { USAGE } from "./usage.js";
 

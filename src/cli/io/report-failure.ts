@@ -1,5 +1,5 @@
-import { isCanonError } from "../errors/guards.js";
-import { UrlError } from "../errors/url-error.js";
+import { isCanonError } from "../../errors/guards.js";
+import { UrlError } from "../../errors/url-error.js";
 import { MAX_LINE_BYTES, type OverlongLine } from "./line-splitter.js";
 
 /**

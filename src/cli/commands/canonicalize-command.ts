@@ -1,28 +1,28 @@
 import { parseArgs } from "node:util";
-import type { ResolvedNormalizeOptions } from "../pipeline/resolve-normalize-options.js";
-import type { ClientOptions } from "../resolve/types.js";
-import { CACHE_FLAGS, cacheFromFlags } from "./cache-flags.js";
-import { type OutputFormat, outputFormatFromFlag } from "./format-flag.js";
-import { inputTotal } from "./input-total.js";
-import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
-import type { InputLine } from "./line-splitter.js";
-import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "./network-flags.js";
-import { NETWORK_FLAGS, networkOptionsFromFlags, runNetworkMode } from "./network-mode.js";
+import type { ResolvedNormalizeOptions } from "../../pipeline/resolve-normalize-options.js";
+import type { ClientOptions } from "../../resolve/types.js";
+import { CACHE_FLAGS, cacheFromFlags } from "../flags/cache-flags.js";
+import { type OutputFormat, outputFormatFromFlag } from "../flags/format-flag.js";
+import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "../flags/network-flags.js";
 import {
   checkOptions,
   NORMALIZE_FLAGS,
   normalizeOptionsFromRecipe,
   readNormalizeRecipe,
-} from "./normalize-flags.js";
-import { formatOfflineBatch } from "./offline-batch.js";
-import { runOfflineWorkers } from "./offline-workers.js";
-import { closeOutputFile, openOutputFile } from "./output-file.js";
-import { createProgress, NO_PROGRESS, type ProgressSink, wantsProgress } from "./progress.js";
-import { readInputBatches, readInputBlocks, readsStdin, skipBlocks, skipLines } from "./read-lines.js";
-import { needsStdinHint, STDIN_HINT } from "./stdin-hint.js";
+} from "../flags/normalize-flags.js";
+import { inputTotal } from "../io/input-total.js";
+import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
+import type { InputLine } from "../io/line-splitter.js";
+import { closeOutputFile, openOutputFile } from "../io/output-file.js";
+import { createProgress, NO_PROGRESS, type ProgressSink, wantsProgress } from "../io/progress.js";
+import { readInputBatches, readInputBlocks, readsStdin, skipBlocks, skipLines } from "../io/read-lines.js";
+import { needsStdinHint, STDIN_HINT } from "../io/stdin-hint.js";
+import { formatOfflineBatch } from "../workers/offline-batch.js";
+import { runOfflineWorkers } from "../workers/offline-workers.js";
+import { MAX_WORKERS } from "../workers/worker-prestart.js";
+import { NETWORK_FLAGS, networkOptionsFromFlags, runNetworkMode } from "./network-mode.js";
 import { USAGE } from "./usage.js";
 import { packageVersion } from "./version.js";
-import { MAX_WORKERS } from "./worker-prestart.js";
 
 /**
  * `canonurl [options] [URL...]`: canonicalizes each input, streaming in constant memory.

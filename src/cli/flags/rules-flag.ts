@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
-import { loadRules } from "../node/load-rules.js";
-import type { DomainRule } from "../rules/domain-rule.js";
-import { createDefaultRules } from "../rules/index.js";
-import { UsageError } from "./io.js";
+import { loadRules } from "../../node/load-rules.js";
+import type { DomainRule } from "../../rules/domain-rule.js";
+import { createDefaultRules } from "../../rules/index.js";
+import { UsageError } from "../io/io.js";
 
 /** The text of a `--rules FILE` and its format, read once so worker threads can compile it too. */
 export interface RulesFile {

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { defaultResolver } from "../resolve/guard/default-resolver.js";
+import { defaultResolver } from "../../resolve/guard/default-resolver.js";
 
 /** A `resolver` client option: DNS answers (A and AAAA) for a host name. */
 export type Resolver = (hostname: string, signal: AbortSignal) => Promise<string[]>;

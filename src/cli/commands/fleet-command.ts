@@ -1,12 +1,12 @@
 import { createReadStream } from "node:fs";
 import { parseArgs } from "node:util";
-import type { ClientOptions } from "../resolve/types.js";
-import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
-import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "./network-flags.js";
+import type { ClientOptions } from "../../resolve/types.js";
+import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "../flags/network-flags.js";
+import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
+import { outcomeOutput } from "../io/outcome-output.js";
+import { readInputs } from "../io/read-lines.js";
+import { overlongError, overlongInput } from "../io/report-failure.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
-import { outcomeOutput } from "./outcome-output.js";
-import { readInputs } from "./read-lines.js";
-import { overlongError, overlongInput } from "./report-failure.js";
 
 const COMMON = {
   redis: { type: "string" },
@@ -30,7 +30,7 @@ function redisFlag(value: string | undefined): string {
 }
 
 async function loadFleet() {
-  return (await import("../fleet/fleet.js")).createFleet;
+  return (await import("../../fleet/fleet.js")).createFleet;
 }
 
 /**
@@ -62,7 +62,7 @@ async function submit(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const file = positionals[0];
   const source = file === undefined || file === "-" ? io.stdin : createReadStream(file);
   const chunkSize = integer(values["chunk-size"], "chunk-size", 1, 10_000);
-  const { createFleet, FailedInput } = await import("../fleet/fleet.js");
+  const { createFleet, FailedInput } = await import("../../fleet/fleet.js");
   const fleet = createFleet({ redis: redisFlag(values.redis), queue: values.queue });
   try {
     // An over-long line is never held whole: it is submitted as failed (invalid-url), its outcome
@@ -142,7 +142,7 @@ async function results(args: readonly string[], io: CliIo): Promise<ExitCode> {
     const outcomes = fleet.results(values.job, { follow: values.follow === true });
     const iterator = outcomes[Symbol.asyncIterator]();
     for (;;) {
-      let step: IteratorResult<import("../resolve/types.js").Outcome>;
+      let step: IteratorResult<import("../../resolve/types.js").Outcome>;
       try {
         step = await iterator.next();
       } catch (error) {

@@ -1,4 +1,4 @@
-import type { Outcome } from "../resolve/types.js";
+import type { Outcome } from "../../resolve/types.js";
 import { errorJson, failureLine } from "./report-failure.js";
 
 /** What one resolved input prints: its stdout line, a stderr report when it failed. */

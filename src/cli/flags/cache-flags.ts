@@ -2,8 +2,8 @@ import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { ParseArgsConfig } from "node:util";
-import type { Cache } from "../cache/cache.js";
-import { UsageError } from "./io.js";
+import type { Cache } from "../../cache/cache.js";
+import { UsageError } from "../io/io.js";
 
 /**
  * The parseArgs table of the cache and politeness flags of network mode: `--cache PATH|redis://…`,
@@ -92,7 +92,7 @@ export async function cacheFromFlags(
   }
   let cache: Cache;
   if (values.cache !== undefined && /^rediss?:\/\//i.test(values.cache)) {
-    const { redisCache } = await import("../cache/redis-cache.js");
+    const { redisCache } = await import("../../cache/redis-cache.js");
     cache = redisCache(values.cache);
     choice.where = values.cache;
   } else {
@@ -108,7 +108,7 @@ export async function cacheFromFlags(
       }
       path = join(dir, DEFAULT_CACHE_FILE);
     }
-    const { sqliteCache } = await import("../cache/sqlite-cache.js");
+    const { sqliteCache } = await import("../../cache/sqlite-cache.js");
     cache = sqliteCache(path);
     choice.where = path;
   }

@@ -2,9 +2,9 @@
 // thread checked (its first message), then answers each batch with formatOfflineBatch, the function the single-threaded
 // run calls, so both print the same bytes.
 import { parentPort } from "node:worker_threads";
-import type { OutputFormat } from "./format-flag.js";
-import { decodeLines, type InputLine, isRawLines, type LineBlock } from "./line-splitter.js";
-import { type NormalizeRecipe, resolveRecipe } from "./normalize-flags.js";
+import type { OutputFormat } from "../flags/format-flag.js";
+import { type NormalizeRecipe, resolveRecipe } from "../flags/normalize-flags.js";
+import { decodeLines, type InputLine, isRawLines, type LineBlock } from "../io/line-splitter.js";
 import { formatOfflineBatch } from "./offline-batch.js";
 
 /** What the main thread sends: batch number `seq`, whose first line is input `base`. */

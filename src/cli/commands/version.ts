@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 
 /**
  * The package version, read at run time from the nearest `package.json` named `canonurl` above this
- * file: `dist/cli/` in an install, `build/src/cli/` in the tests. Reading it (instead of copying the
+ * file: `dist/cli/commands/` in an install, `build/src/cli/commands/` in the tests. Reading it (instead of copying the
  * number into the code at build time) keeps `--version` right after every `npm version`.
  *
  * @example

@@ -1,13 +1,13 @@
 import { setImmediate as yieldToEvents } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
-import type { OutputFormat } from "./format-flag.js";
-import { type CliIo, writeOut } from "./io.js";
-import { decodeLines, type InputLine, isRawLines } from "./line-splitter.js";
-import { type NormalizeRecipe, resolveRecipe } from "./normalize-flags.js";
+import type { OutputFormat } from "../flags/format-flag.js";
+import { type NormalizeRecipe, resolveRecipe } from "../flags/normalize-flags.js";
+import { type CliIo, writeOut } from "../io/io.js";
+import { decodeLines, type InputLine, isRawLines } from "../io/line-splitter.js";
+import type { ProgressSink } from "../io/progress.js";
+import type { BlockBatch } from "../io/read-lines.js";
 import { formatOfflineBatch } from "./offline-batch.js";
 import type { BatchRequest, WorkerMessage, WorkerSetup } from "./offline-worker.js";
-import type { ProgressSink } from "./progress.js";
-import type { BlockBatch } from "./read-lines.js";
 import { OFFLINE_WORKER_URL, takeStartedWorkers } from "./worker-prestart.js";
 
 /** Batches in flight per worker: one being worked on, the rest queued so the worker never idles. */

@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
-import { classify } from "../classify/index.js";
-import type { UrlForm } from "../classify/url-form.js";
-import { type CliIo, type ExitCode, writeOut } from "./io.js";
-import { readInputBatches, readsStdin } from "./read-lines.js";
-import { failureLine, overlongError, overlongInput } from "./report-failure.js";
-import { needsStdinHint, STDIN_HINT } from "./stdin-hint.js";
+import { classify } from "../../classify/index.js";
+import type { UrlForm } from "../../classify/url-form.js";
+import { type CliIo, type ExitCode, writeOut } from "../io/io.js";
+import { readInputBatches, readsStdin } from "../io/read-lines.js";
+import { failureLine, overlongError, overlongInput } from "../io/report-failure.js";
+import { needsStdinHint, STDIN_HINT } from "../io/stdin-hint.js";
 
 const HELP = `Usage: canonurl classify [--json] [--] [STRING...]
 

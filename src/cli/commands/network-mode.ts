@@ -1,13 +1,13 @@
-import { isAbortError } from "../errors/guards.js";
-import type { Client } from "../resolve/client.js";
-import type { ClientOptions, Outcome } from "../resolve/types.js";
-import { isBlankLine } from "./blank-line.js";
-import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
-import type { InputLine, OverlongLine } from "./line-splitter.js";
-import { blankJson } from "./offline-batch.js";
-import { failedOutput, type LineOutput, outcomeOutput } from "./outcome-output.js";
-import { NO_PROGRESS, type ProgressSink } from "./progress.js";
-import { overlongError, overlongInput } from "./report-failure.js";
+import { isAbortError } from "../../errors/guards.js";
+import type { Client } from "../../resolve/client.js";
+import type { ClientOptions, Outcome } from "../../resolve/types.js";
+import { isBlankLine } from "../io/blank-line.js";
+import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
+import type { InputLine, OverlongLine } from "../io/line-splitter.js";
+import { failedOutput, type LineOutput, outcomeOutput } from "../io/outcome-output.js";
+import { NO_PROGRESS, type ProgressSink } from "../io/progress.js";
+import { overlongError, overlongInput } from "../io/report-failure.js";
+import { blankJson } from "../workers/offline-batch.js";
 
 /**
  * The `node:util` `parseArgs` options of network mode, to spread into a command's option table.
@@ -134,7 +134,7 @@ export async function runNetworkMode(
   // Loaded here, not at the top: an offline run imports this file for its flags only, and the
   // resolver with undici cost 4× the offline pipeline's start-up (measured: 876 ms against 199 ms
   // to import, on the loaded 2-core machine).
-  const { createClient } = await import("../resolve/client.js");
+  const { createClient } = await import("../../resolve/client.js");
   let client: Client;
   try {
     client = createClient(options);

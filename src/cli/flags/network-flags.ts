@@ -1,9 +1,9 @@
 import { isIP } from "node:net";
 import type { ParseArgsConfig } from "node:util";
-import { parseCidr } from "../resolve/guard/ip-address.js";
-import type { ClientOptions } from "../resolve/types.js";
+import { parseCidr } from "../../resolve/guard/ip-address.js";
+import type { ClientOptions } from "../../resolve/types.js";
+import { UsageError } from "../io/io.js";
 import { createFixedResolver, type Resolver } from "./fixed-resolver.js";
-import { UsageError } from "./io.js";
 
 /**
  * The `node:util` parseArgs table of the network policy flags, shared by every command that

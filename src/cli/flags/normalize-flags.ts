@@ -1,12 +1,12 @@
 import type { ParseArgsConfig } from "node:util";
-import type { NormalizeOptions } from "../pipeline/normalize-options.js";
+import type { NormalizeOptions } from "../../pipeline/normalize-options.js";
 import {
   type ResolvedNormalizeOptions,
   resolveNormalizeOptions,
-} from "../pipeline/resolve-normalize-options.js";
-import { createDefaultRules } from "../rules/index.js";
-import { clearUrlsRules } from "../rules-node/clear-urls-rules.js";
-import { UsageError } from "./io.js";
+} from "../../pipeline/resolve-normalize-options.js";
+import { createDefaultRules } from "../../rules/index.js";
+import { clearUrlsRules } from "../../rules-node/clear-urls-rules.js";
+import { UsageError } from "../io/io.js";
 import { type RulesFile, readRulesFile, rulesFromFile } from "./rules-flag.js";
 
 /** `--rules clearurls` names the shipped ClearURLs pack, not a file (`--rules ./clearurls` is the file). */

@@ -1,6 +1,6 @@
-import { ssurt } from "../archive/ssurt.js";
-import { surt } from "../archive/surt.js";
-import { UsageError } from "./io.js";
+import { ssurt } from "../../archive/ssurt.js";
+import { surt } from "../../archive/surt.js";
+import { UsageError } from "../io/io.js";
 
 /** What a success prints: the canonical URL, or one of the web-archive keys of it. */
 export type OutputFormat = "url" | "surt" | "ssurt";

@@ -1,13 +1,13 @@
 import { parseArgs } from "node:util";
-import { explain } from "../pipeline/normalize.js";
-import { type CliIo, type ExitCode, UsageError, writeOut } from "./io.js";
+import { explain } from "../../pipeline/normalize.js";
 import {
   checkOptions,
   NORMALIZE_FLAGS,
   normalizeOptionsFromRecipe,
   readNormalizeRecipe,
-} from "./normalize-flags.js";
-import { errorJson, failureLine } from "./report-failure.js";
+} from "../flags/normalize-flags.js";
+import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
+import { errorJson, failureLine } from "../io/report-failure.js";
 import { USAGE } from "./usage.js";
 
 /**
