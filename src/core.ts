@@ -17,6 +17,7 @@ export type { Explanation, ExplanationStep } from "./pipeline/explanation.js";
 export { keyVersion } from "./pipeline/key-version.js";
 export { explain, normalize } from "./pipeline/normalize.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";
+export type { TrackingLayer, TrackingLayerAction } from "./pipeline/tracking-layer.js";
 export {
   type ClearUrlsOptions,
   type ClearUrlsOutcome,

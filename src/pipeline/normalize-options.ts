@@ -1,4 +1,5 @@
 import type { DomainRule } from "../rules/domain-rule.js";
+import type { TrackingLayer } from "./tracking-layer.js";
 
 /**
  * Options of {@link normalize} and {@link explain}. Every field is optional; the preset decides the
@@ -43,6 +44,11 @@ export interface NormalizeOptions {
   stripFragment?: boolean;
   /** Domain rules, first match wins; `false` for none. @default defaultRules for identity, false for rfc3986 */
   rules?: DomainRule[] | readonly DomainRule[] | false;
+  /**
+   * Tracking layers (e.g. `clearUrlsLayer()`), applied in order after the domain rule that claimed
+   * the URL: they remove parameters (and may unwrap), never claim a URL. @default []
+   */
+  trackingLayers?: readonly TrackingLayer[];
   /** Scheme for input without one (`"example.com/x"`). @default "http" */
   defaultScheme?: "http" | "https";
 }

@@ -15,6 +15,7 @@ import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
 import { ruleLookup } from "./rule-lookup.js";
 import { ruleTextGate } from "./rule-text-gate.js";
+import type { TrackingLayerAction } from "./tracking-layer.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
 // An unwrapped link (google.com/url?q=…) goes through the whole pipeline again, one wrapper at a
@@ -172,7 +173,7 @@ function runParsed(
   // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
   // keeps it. The host prefilter spares the URL parse for hosts no rule claims.
   if (lookup === undefined || !lookup.mayMatch(generic.hostname))
-    return unchangedResult(generic, withFragment, steps);
+    return unchangedResult(generic, withFragment, steps, options, depth, raw);
   let rule: DomainRule | undefined;
   let declared: DeclaredRule | undefined;
   let output: URL | RewrittenParts | undefined;
@@ -183,7 +184,7 @@ function runParsed(
     const { protocol, username, password, hostname, port, pathname, search } = generic;
     const parts: UrlParts = { protocol, username, password, hostname, port, pathname, search, hash: "" };
     declared = lookup.findParts(parts);
-    if (declared === undefined) return unchangedResult(generic, withFragment, steps);
+    if (declared === undefined) return unchangedResult(generic, withFragment, steps, options, depth, raw);
     if (generic.fragment !== null && keepsFragment(declared, generic.fragment))
       parts.hash = `#${generic.fragment}`;
     rule = declared;
@@ -195,15 +196,15 @@ function runParsed(
     // link alone (the ClearURLs pack) spares building it.
     const gate = ruleTextGate(lookup);
     if (gate !== undefined && !gate(generic.hostname, generic.href))
-      return unchangedResult(generic, withFragment, steps);
+      return unchangedResult(generic, withFragment, steps, options, depth, raw);
     const ruleInput = new URL(generic.href);
     rule = lookup.find(ruleInput);
-    if (rule === undefined) return unchangedResult(generic, withFragment, steps);
+    if (rule === undefined) return unchangedResult(generic, withFragment, steps, options, depth, raw);
     if (generic.fragment !== null && keepsFragment(rule, generic.fragment)) ruleInput.hash = generic.fragment;
     strip = rule.stripParamsFor !== undefined ? rule.stripParamsFor(ruleInput) : rule.stripParams;
     output = applyRule(rule, ruleInput);
   }
-  if (output === undefined) return unchangedResult(generic, withFragment, steps);
+  if (output === undefined) return unchangedResult(generic, withFragment, steps, options, depth, raw);
   steps?.push({ stage: "rule", url: output.href, rule: rule.name });
   checkUrlLength(output.href, `the output of rule "${rule.name}"`, generic.href);
 
@@ -241,9 +242,15 @@ function runParsed(
   const canonical =
     keptFragment !== null && !final.href.includes("#") ? `${final.href}#${keptFragment}` : final.href;
   checkUrlLength(canonical, "the canonical URL", generic.href);
-  steps?.push({ stage: "final", url: canonical });
   const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
-  return { canonical, ruleApplied: rule.name, stripped };
+  return finish(
+    { canonical, ruleApplied: rule.name, stripped },
+    generic.inputParams,
+    steps,
+    options,
+    depth,
+    raw,
+  );
 }
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -295,10 +302,107 @@ function unchangedResult(
   generic: GenericResult,
   withFragment: string,
   steps: ExplanationStep[] | undefined,
+  options: ResolvedNormalizeOptions,
+  depth: number,
+  raw: string,
 ): RunResult {
-  steps?.push({ stage: "final", url: withFragment });
   // The generic pass removes in input order already: only repeated names need folding.
-  return { canonical: withFragment, ruleApplied: null, stripped: unique(generic.stripped) };
+  const result: RunResult = {
+    canonical: withFragment,
+    ruleApplied: null,
+    stripped: unique(generic.stripped),
+  };
+  return finish(result, generic.inputParams, steps, options, depth, raw);
+}
+
+// The tracking layers, then the `final` step. A layer that unwraps hands the target to the whole
+// pipeline, which records its own steps.
+function finish(
+  result: RunResult,
+  inputParams: readonly QueryParam[],
+  steps: ExplanationStep[] | undefined,
+  options: ResolvedNormalizeOptions,
+  depth: number,
+  raw: string,
+): RunResult {
+  if (options.trackingLayers.length > 0) {
+    const layered = applyLayers(result, inputParams, steps, options, depth, raw);
+    if (layered.unwrapped) return layered.result;
+    result = layered.result;
+  }
+  steps?.push({ stage: "final", url: result.canonical });
+  return result;
+}
+
+/**
+ * Runs the tracking layers over a result, in order: each may remove parameters from the query
+ * (never one the caller keeps) or unwrap. A layer that throws, or unwraps to no absolute http(s)
+ * URL, to the URL itself, or past the unwrap depth, is skipped: no layer can make a link fail.
+ */
+function applyLayers(
+  result: RunResult,
+  inputParams: readonly QueryParam[],
+  steps: ExplanationStep[] | undefined,
+  options: ResolvedNormalizeOptions,
+  depth: number,
+  raw: string,
+): { result: RunResult; unwrapped: boolean } {
+  const hashAt = result.canonical.indexOf("#");
+  let href = hashAt === -1 ? result.canonical : result.canonical.slice(0, hashAt);
+  const hash = hashAt === -1 ? "" : result.canonical.slice(hashAt);
+  const removed: string[] = [];
+  for (const layer of options.trackingLayers) {
+    let action: TrackingLayerAction | undefined;
+    try {
+      action = layer.inspect(href);
+    } catch {
+      continue;
+    }
+    if (action === undefined || action === null || typeof action !== "object") continue;
+    if ("unwrap" in action) {
+      if (depth >= MAX_UNWRAP_DEPTH || typeof action.unwrap !== "string") continue;
+      // checkOutput parses without a base (Node 20 has no URL.parse): a relative target is none.
+      const target = checkOutput(action.unwrap);
+      if (target === undefined || target.href === href) continue;
+      if (target.href.length > MAX_URL_LENGTH) continue;
+      steps?.push({ stage: "layer", url: target.href, rule: layer.name });
+      const inner = runParsed(target, options, steps, depth + 1, raw);
+      return {
+        result: { canonical: inner.canonical, ruleApplied: inner.ruleApplied, stripped: inner.stripped },
+        unwrapped: true,
+      };
+    }
+    const remove = (action as { remove?: unknown }).remove;
+    if (typeof remove !== "function") continue;
+    const q = href.indexOf("?");
+    if (q === -1) continue;
+    const params = splitQuery(href.slice(q + 1));
+    const keep = options.keepParams;
+    let dropped = 0;
+    const kept = params.filter((p) => {
+      let drop = false;
+      try {
+        drop = !keep.includes(p.name) && (remove as (name: string) => boolean)(p.name) === true;
+      } catch {}
+      if (drop) {
+        removed.push(p.name);
+        dropped++;
+      }
+      return !drop;
+    });
+    if (dropped === 0) continue;
+    href = href.slice(0, q) + (kept.length > 0 ? `?${joinQuery(kept)}` : "");
+    steps?.push({ stage: "layer", url: href + hash, rule: layer.name });
+  }
+  if (removed.length === 0) return { result, unwrapped: false };
+  return {
+    result: {
+      canonical: href + hash,
+      ruleApplied: result.ruleApplied,
+      stripped: orderByInput(inputParams, [...result.stripped, ...removed]),
+    },
+    unwrapped: false,
+  };
 }
 
 function tooDeep(raw: string, rule: string): UrlError {

@@ -53,8 +53,11 @@ export type OptionName = keyof typeof OPTION_FIELDS;
 // A request can carry every normalize option: a field added to NormalizeOptions fails the build
 // here until it has a row above.
 type Never<T extends never> = T;
-/** The normalize options without a row in {@link OPTION_FIELDS}: none, or the build fails. */
-export type UncoveredOptions = Never<Exclude<keyof NormalizeOptions, OptionName>>;
+/**
+ * The normalize options without a row in {@link OPTION_FIELDS}: none, or the build fails. Except
+ * `trackingLayers`: a layer is code (its `inspect`), which JSON cannot carry, as `rules` is.
+ */
+export type UncoveredOptions = Never<Exclude<keyof NormalizeOptions, OptionName | "trackingLayers">>;
 
 /** The option names, in table order. */
 export const OPTION_NAMES = Object.keys(OPTION_FIELDS) as OptionName[];

@@ -28,6 +28,7 @@ const FLAGS_OF_OPTION: Record<string, string[]> = {
   stripFragment: ["no-strip-fragment"],
   rules: ["rules", "no-rules", "amazon-host"],
   defaultScheme: ["default-scheme"],
+  trackingLayers: ["rules"], // --rules clearurls: the ClearURLs pack as a layer
 };
 
 describe("every normalize option has a flag", () => {
