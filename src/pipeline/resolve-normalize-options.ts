@@ -21,6 +21,10 @@ export interface ResolvedNormalizeOptions {
   readonly rules: readonly DomainRule[];
   readonly defaultScheme: "http" | "https";
   readonly trackingLayers: readonly TrackingLayer[];
+  readonly forceHttps: boolean;
+  readonly stripWWW: boolean;
+  readonly removeDirectoryIndex: boolean;
+  readonly removeSessionIds: boolean;
   /** Compiled from `trackingParams` and `keepParams`. */
   readonly isTracking: TrackingMatcher;
 }
@@ -39,6 +43,10 @@ export const NORMALIZE_OPTION_KEYS: ReadonlySet<string> = new Set([
   "rules",
   "defaultScheme",
   "trackingLayers",
+  "forceHttps",
+  "stripWWW",
+  "removeDirectoryIndex",
+  "removeSessionIds",
 ]);
 
 const NO_LAYERS: readonly TrackingLayer[] = Object.freeze([]);
@@ -58,6 +66,10 @@ const PRESET_DEFAULTS = {
     rules: builtinRules,
     defaultScheme: "http",
     trackingLayers: NO_LAYERS,
+    forceHttps: false,
+    stripWWW: false,
+    removeDirectoryIndex: false,
+    removeSessionIds: true,
     isTracking: DEFAULT_MATCHER,
   } satisfies ResolvedNormalizeOptions),
   rfc3986: Object.freeze({
@@ -72,6 +84,10 @@ const PRESET_DEFAULTS = {
     rules: Object.freeze([]) as readonly DomainRule[],
     defaultScheme: "http",
     trackingLayers: NO_LAYERS,
+    forceHttps: false,
+    stripWWW: false,
+    removeDirectoryIndex: false,
+    removeSessionIds: false,
     isTracking: DEFAULT_MATCHER,
   } satisfies ResolvedNormalizeOptions),
 } as const;
@@ -146,6 +162,11 @@ export function resolveNormalizeOptions(
     rules: ruleList(options.rules) ?? base.rules,
     defaultScheme: oneOf(options.defaultScheme, "defaultScheme", ["http", "https"]) ?? base.defaultScheme,
     trackingLayers: layerList(options.trackingLayers) ?? base.trackingLayers,
+    forceHttps: bool(options.forceHttps, "forceHttps") ?? base.forceHttps,
+    stripWWW: bool(options.stripWWW, "stripWWW") ?? base.stripWWW,
+    removeDirectoryIndex:
+      bool(options.removeDirectoryIndex, "removeDirectoryIndex") ?? base.removeDirectoryIndex,
+    removeSessionIds: bool(options.removeSessionIds, "removeSessionIds") ?? base.removeSessionIds,
     isTracking:
       trackingParams === base.trackingParams && keepParams.length === 0
         ? base.isTracking

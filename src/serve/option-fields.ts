@@ -36,6 +36,19 @@ export const OPTION_FIELDS = {
   },
   stripFragment: { kind: "boolean", doc: "Drop the fragment. Default true." },
   rules: { kind: "false", doc: "false: no domain rules (the built-in rules apply otherwise)." },
+  forceHttps: { kind: "boolean", doc: "http:// becomes https:// (normalize-url's habit). Default false." },
+  stripWWW: {
+    kind: "boolean",
+    doc: "www.example.com becomes example.com (normalize-url's habit). Default false.",
+  },
+  removeDirectoryIndex: {
+    kind: "boolean",
+    doc: "/a/index.html becomes /a/ (normalize-url's habit). Default false.",
+  },
+  removeSessionIds: {
+    kind: "boolean",
+    doc: "Remove session ids (;jsessionid=, PHPSESSID, ASPSESSIONID…, CFID/CFTOKEN). Default: true for identity.",
+  },
   defaultScheme: {
     kind: "enum",
     values: ["http", "https"],
