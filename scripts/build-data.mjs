@@ -10,6 +10,7 @@ import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
+import { computeKeyVersion, KEY_DATA_FILES } from "./key-version.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dataDir = join(root, "data");
@@ -102,10 +103,21 @@ const lines = [
 // requires these lists to be what the validator reads). A bundle ships ~4 KB less.
 const tracking = parse(readFileSync(join(dataDir, "tracking-params.yaml"), "utf8"));
 const names = (tier) => (Array.isArray(tracking?.[tier]) ? tracking[tier].map((entry) => entry?.name) : []);
-lines.push("/** The parameter names of data/tracking-params.yaml, per tier. */");
+const scoped = Array.isArray(tracking?.hostScoped)
+  ? tracking.hostScoped.map((entry) => ({ name: entry?.name, hosts: entry?.hosts }))
+  : [];
 lines.push(
-  `export const trackingParamNames: { readonly everywhere: readonly string[]; readonly contextual: readonly string[] } = ${JSON.stringify({ everywhere: names("everywhere"), contextual: names("contextual") })};`,
+  "/** The parameter names of data/tracking-params.yaml, per tier (host-scoped ones with their hosts). */",
 );
+lines.push(
+  `export const trackingParamNames: { readonly everywhere: readonly string[]; readonly hostScoped: readonly { readonly name: string; readonly hosts: readonly string[] }[] } = ${JSON.stringify({ everywhere: names("everywhere"), hostScoped: scoped })};`,
+);
+lines.push("");
+const keyData = Object.fromEntries(
+  KEY_DATA_FILES.map((file) => [file, parse(readFileSync(join(dataDir, file), "utf8"))]),
+);
+lines.push("/** The version of default keys (scripts/key-version.mjs): pipeline revision . data hash. */");
+lines.push(`export const keyVersion = ${JSON.stringify(computeKeyVersion(keyData))};`);
 lines.push("");
 mkdirSync(dirname(outFile), { recursive: true });
 const next = lines.join("\n");

@@ -8,10 +8,17 @@ export type { UrlForm, UrlFormClass } from "./classify/index.js";
 export { classify, isAsciiHost } from "./classify/index.js";
 export * from "./errors/index.js";
 export { version } from "./generated/version.js";
-export { contextualTrackingParams, defaultTrackingParams } from "./pipeline/default-tracking-params.js";
+export {
+  contextualTrackingParams,
+  defaultTrackingParams,
+  type HostScopedTrackingParam,
+  hostScopedTrackingParams,
+} from "./pipeline/default-tracking-params.js";
 export type { Explanation, ExplanationStep } from "./pipeline/explanation.js";
+export { keyVersion } from "./pipeline/key-version.js";
 export { explain, normalize } from "./pipeline/normalize.js";
 export type { NormalizeOptions } from "./pipeline/normalize-options.js";
+export type { TrackingLayer, TrackingLayerAction } from "./pipeline/tracking-layer.js";
 export {
   type ClearUrlsOptions,
   type ClearUrlsOutcome,

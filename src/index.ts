@@ -20,4 +20,4 @@ export type { Transport, TransportRequest, TransportResponse } from "./resolve/h
 export { createClient, createPinnedTransport } from "./resolve/lazy-client.js";
 export { canonicalize, resolve } from "./resolve/one-shot.js";
 export type { ClientOptions, Hop, Outcome, Resolution, Trace } from "./resolve/types.js";
-export { clearUrlsRules, clearUrlsSnapshotPath } from "./rules-node/clear-urls-rules.js";
+export { clearUrlsLayer, clearUrlsRules, clearUrlsSnapshotPath } from "./rules-node/clear-urls-rules.js";

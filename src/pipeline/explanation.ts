@@ -1,8 +1,9 @@
 /** One step of the pipeline as {@link explain} reports it. */
 export interface ExplanationStep {
-  stage: "parse" | "generic" | "rule" | "final";
+  /** `layer`: a tracking layer removed parameters (or unwrapped), after the rule. */
+  stage: "parse" | "generic" | "rule" | "layer" | "final";
   url: string;
-  /** For `rule` steps: the versioned name of the rule applied. */
+  /** For `rule` steps: the versioned name of the rule applied; for `layer` steps, the layer's name. */
   rule?: string;
 }
 
@@ -12,7 +13,7 @@ export interface ExplanationStep {
  * @example
  * ```ts
  * const e: Explanation = explain("https://youtu.be/dQw4w9WgXcQ?si=x");
- * e.ruleApplied; // "youtube-v2"
+ * e.ruleApplied; // "youtube-v3"
  * ```
  */
 export interface Explanation {

@@ -1,3 +1,4 @@
+import { removeDirectoryIndex } from "../url/directory-index.js";
 import { removeDotSegments } from "../url/dot-segments.js";
 import { stripTrailingDot } from "../url/host.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
@@ -5,6 +6,7 @@ import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/
 import { applyTrailingSlash } from "../url/trailing-slash.js";
 import { userinfoOf } from "../url/userinfo.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
+import { removePathSessionIds, removeQuerySessionIds } from "./session-ids.js";
 import type { TrackingMatcher } from "./tracking-matcher.js";
 
 /** What the generic pass produced. */
@@ -54,25 +56,47 @@ const NO_PARAMS: readonly QueryParam[] = [];
  */
 export function genericPass(url: URL, options: ResolvedNormalizeOptions): GenericResult {
   const identity = options.preset === "identity";
-  const hostname = identity ? stripTrailingDot(url.hostname) : url.hostname;
-  const { protocol, port } = url;
+  let hostname = identity ? stripTrailingDot(url.hostname) : url.hostname;
+  // normalize-url's opt-in habits (off by default: a server may serve other content on http or
+  // without www). www. goes only before a name of two labels or more ("www.com" stays).
+  if (options.stripWWW && hostname.startsWith("www.") && hostname.indexOf(".", 4) !== -1)
+    hostname = hostname.slice(4);
+  let { protocol, port } = url;
+  if (options.forceHttps && protocol === "http:") {
+    protocol = "https:";
+    if (port === "443") port = "";
+  }
   // Credentials are never part of a resource's identity, and a key carries them into every log.
   const rawUser = options.stripUserinfo ? "" : url.username;
   const rawPassword = options.stripUserinfo ? "" : url.password;
   const username = rawUser === "" ? "" : normalizePercentEncoding(rawUser, "userinfo");
   const password = rawPassword === "" ? "" : normalizePercentEncoding(rawPassword, "userinfo");
-  const pathname = applyTrailingSlash(normalizePath(url.pathname), options.trailingSlash);
+  let path = normalizePath(url.pathname);
+  if (options.removeSessionIds) path = removePathSessionIds(path);
+  if (options.removeDirectoryIndex) path = removeDirectoryIndex(path);
+  const pathname = applyTrailingSlash(path, options.trailingSlash);
 
   let stripped = NO_NAMES;
   let inputParams = NO_PARAMS;
   let search = "";
   const rawSearch = url.search;
   if (rawSearch.length > 1) {
-    const query = normalizePercentEncoding(rawSearch.slice(1), "query");
+    let query = normalizePercentEncoding(rawSearch.slice(1), "query");
+    let sessionNames: string[] | undefined;
+    if (options.removeSessionIds) {
+      const without = removeQuerySessionIds(query);
+      if (without !== query) {
+        const left = new Set(splitQuery(without).map((p) => p.name));
+        sessionNames = splitQuery(query)
+          .map((p) => p.name)
+          .filter((n) => !left.has(n));
+        query = without;
+      }
+    }
     if (options.stripTracking || options.sortParams) {
       const params = splitQuery(query);
       inputParams = params;
-      if (options.stripTracking) stripped = [];
+      if (options.stripTracking || sessionNames !== undefined) stripped = [...(sessionNames ?? [])];
       const kept = options.stripTracking ? removeMatching(params, options.isTracking, stripped) : params;
       const ordered = options.sortParams ? sortQueryParams(kept) : kept;
       // Nothing removed, reordered or dropped (no empty segment): the query stands as it is.

@@ -1,4 +1,5 @@
 import type { DomainRule } from "../rules/domain-rule.js";
+import type { TrackingLayer } from "./tracking-layer.js";
 
 /**
  * Options of {@link normalize} and {@link explain}. Every field is optional; the preset decides the
@@ -43,6 +44,34 @@ export interface NormalizeOptions {
   stripFragment?: boolean;
   /** Domain rules, first match wins; `false` for none. @default defaultRules for identity, false for rfc3986 */
   rules?: DomainRule[] | readonly DomainRule[] | false;
+  /**
+   * Tracking layers (e.g. `clearUrlsLayer()`), applied in order after the domain rule that claimed
+   * the URL: they remove parameters (and may unwrap), never claim a URL. @default []
+   */
+  trackingLayers?: readonly TrackingLayer[];
+  /**
+   * normalize-url's habit, opt-in: `http://` becomes `https://`. Off by default: a server may
+   * serve other content, or nothing, over https. @default false
+   */
+  forceHttps?: boolean;
+  /**
+   * normalize-url's habit, opt-in: `www.example.com` becomes `example.com` (not `www.com`). Off
+   * by default: www and the bare name are two hosts that may serve two sites. @default false
+   */
+  stripWWW?: boolean;
+  /**
+   * normalize-url's habit, opt-in: a directory index document at the end of the path goes
+   * (`/a/index.html` → `/a/`; index or default with .html, .htm, .shtml, .php, .asp, .aspx,
+   * .jsp, .cfm, .cgi, .pl). @default false
+   */
+  removeDirectoryIndex?: boolean;
+  /**
+   * Remove session ids in their well-known forms: `;jsessionid=` path parameters, ASP.NET's
+   * `/(S(…))/` segment, and `jsessionid`, `PHPSESSID`, `sid` (32 letters or digits),
+   * `ASPSESSIONID…`, `CFID`+`CFTOKEN` in the query, as the Internet Archive's canonicalizer does.
+   * @default true for identity, false for rfc3986
+   */
+  removeSessionIds?: boolean;
   /** Scheme for input without one (`"example.com/x"`). @default "http" */
   defaultScheme?: "http" | "https";
 }

@@ -1,5 +1,5 @@
 import { UrlError } from "../errors/url-error.js";
-import { applyParts, type DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
+import { applyParts, DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
 import type { DomainRule } from "../rules/domain-rule.js";
 import { stripTrailingDot } from "../url/host.js";
 import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
@@ -10,10 +10,12 @@ import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
 import { type GenericResult, genericPass, normalizePath, removeMatching } from "./generic-pass.js";
+import { hostTrackingNames } from "./host-tracking.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
 import { ruleLookup } from "./rule-lookup.js";
 import { ruleTextGate } from "./rule-text-gate.js";
+import type { TrackingLayerAction } from "./tracking-layer.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
 // An unwrapped link (google.com/url?q=…) goes through the whole pipeline again, one wrapper at a
@@ -159,48 +161,59 @@ function runParsed(
   steps?.push({ stage: "generic", url: generic.href });
   // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
   checkUrlLength(generic.href, "the normalized URL", generic.href);
-  const withFragment =
-    options.stripFragment || generic.fragment === null ? generic.href : `${generic.href}#${generic.fragment}`;
+  // A route fragment (#/inbox, #!/projects/12) selects the page of a single-page app: kept even
+  // when fragments are stripped, as is every fragment with stripFragment: false (issue 22).
+  const keptFragment =
+    generic.fragment !== null && (!options.stripFragment || isRouteFragment(generic.fragment))
+      ? generic.fragment
+      : null;
+  const withFragment = keptFragment === null ? generic.href : `${generic.href}#${keptFragment}`;
   if (withFragment.length > MAX_URL_LENGTH) checkUrlLength(withFragment, "the normalized URL", withFragment);
 
   // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
   // keeps it. The host prefilter spares the URL parse for hosts no rule claims.
   if (lookup === undefined || !lookup.mayMatch(generic.hostname))
-    return unchangedResult(generic, withFragment, steps);
+    return unchangedResult(generic, withFragment, steps, options, depth, raw);
   let rule: DomainRule | undefined;
   let declared: DeclaredRule | undefined;
   let output: URL | RewrittenParts | undefined;
+  let strip: readonly string[] | undefined;
   if (lookup.findParts !== undefined) {
     // Declarative rules only: they read the generic pass's parts, which are what a parse of
     // generic.href would give (tests/properties/generic-parts.property.test.ts), minus the parse.
     const { protocol, username, password, hostname, port, pathname, search } = generic;
     const parts: UrlParts = { protocol, username, password, hostname, port, pathname, search, hash: "" };
     declared = lookup.findParts(parts);
-    if (declared === undefined) return unchangedResult(generic, withFragment, steps);
+    if (declared === undefined) return unchangedResult(generic, withFragment, steps, options, depth, raw);
     if (generic.fragment !== null && keepsFragment(declared, generic.fragment))
       parts.hash = `#${generic.fragment}`;
     rule = declared;
+    // Read on the input: the rule's stripParams apply only where one of its patterns did.
+    strip = declared.stripParamsFor(parts);
     output = applyDeclared(declared, parts);
   } else {
     // Code rules are handed a URL; a list whose code rules say from the text that they leave the
     // link alone (the ClearURLs pack) spares building it.
     const gate = ruleTextGate(lookup);
     if (gate !== undefined && !gate(generic.hostname, generic.href))
-      return unchangedResult(generic, withFragment, steps);
+      return unchangedResult(generic, withFragment, steps, options, depth, raw);
     const ruleInput = new URL(generic.href);
     rule = lookup.find(ruleInput);
-    if (rule === undefined) return unchangedResult(generic, withFragment, steps);
+    if (rule === undefined) return unchangedResult(generic, withFragment, steps, options, depth, raw);
     if (generic.fragment !== null && keepsFragment(rule, generic.fragment)) ruleInput.hash = generic.fragment;
+    strip = rule.stripParamsFor !== undefined ? rule.stripParamsFor(ruleInput) : rule.stripParams;
     output = applyRule(rule, ruleInput);
   }
-  if (output === undefined) return unchangedResult(generic, withFragment, steps);
+  if (output === undefined) return unchangedResult(generic, withFragment, steps, options, depth, raw);
   steps?.push({ stage: "rule", url: output.href, rule: rule.name });
   checkUrlLength(output.href, `the output of rule "${rule.name}"`, generic.href);
 
   // The rule no longer claims its own output (it moved the link to another site), or it unwrapped
   // one: the new link takes the whole pipeline from the start. An unwrap rule's output may be a
   // wrapper of its own kind again (google.com/url?q=google.com/url?q=…), peeled in the next round.
-  const claimed = declared !== undefined ? declared.match(output) : rule.match(output as URL);
+  // A declarative rule's output on its own hosts is its own (a rewrite need not land on a path it
+  // declares); elsewhere, or any unwrap, the new link starts over.
+  const claimed = rule instanceof DeclaredRule ? rule.ownsHost(output) : rule.match(output as URL);
   if (!claimed || rule.declaration?.unwrap !== undefined) {
     if (depth >= MAX_UNWRAP_DEPTH) throw tooDeep(raw, rule.name);
     const inner = runParsed(
@@ -220,41 +233,67 @@ function runParsed(
   const final = finalPass(
     output,
     rule,
+    strip,
     withExemptions(options, lookup, output.hostname),
     generic.inputParams,
   );
-  checkUrlLength(final.href, "the canonical URL", generic.href);
-  steps?.push({ stage: "final", url: final.href });
+  // The rule's output carries a fragment only when the rule keeps it; one the options keep
+  // (every fragment, or a route) goes back on unless the rule put one there.
+  const canonical =
+    keptFragment !== null && !final.href.includes("#") ? `${final.href}#${keptFragment}` : final.href;
+  checkUrlLength(canonical, "the canonical URL", generic.href);
   const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
-  return { canonical: final.href, ruleApplied: rule.name, stripped };
+  return finish(
+    { canonical, ruleApplied: rule.name, stripped },
+    generic.inputParams,
+    steps,
+    options,
+    depth,
+    raw,
+  );
 }
 
-const exempted = new WeakMap<ResolvedNormalizeOptions, Map<readonly string[], ResolvedNormalizeOptions>>();
+const NONE: readonly string[] = Object.freeze([]);
+const perHost = new WeakMap<
+  ResolvedNormalizeOptions,
+  Map<readonly string[], Map<readonly string[], ResolvedNormalizeOptions>>
+>();
 
-// The options with the host's exempt parameters added to keepParams' place in the tracking matcher
-// (rules' `exemptParams`). Built once per options object and exemption list; a host without
-// exemptions costs one Map miss in the lookup.
+// The options as the tracking passes use them on `hostname`: the host-scoped tier's names for the
+// host added to the deny patterns (data/tracking-params.yaml, `hostScoped`), and the rules'
+// `exemptParams` for the host added to keepParams' place in the matcher. Built once per options
+// object, exemption list and host-tier list; a host with neither costs a few Map misses.
 function withExemptions(
   options: ResolvedNormalizeOptions,
   lookup: ReturnType<typeof ruleLookup> | undefined,
   hostname: string,
 ): ResolvedNormalizeOptions {
-  if (lookup === undefined || !options.stripTracking) return options;
-  const names = lookup.exemptFor(stripTrailingDot(hostname));
-  if (names === undefined) return options;
-  let byList = exempted.get(options);
-  if (byList === undefined) {
-    byList = new Map();
-    exempted.set(options, byList);
+  if (!options.stripTracking) return options;
+  const host = stripTrailingDot(hostname);
+  const names = lookup?.exemptFor(host) ?? NONE;
+  const scoped = hostTrackingNames(host) ?? NONE;
+  if (names === NONE && scoped === NONE) return options;
+  let byNames = perHost.get(options);
+  if (byNames === undefined) {
+    byNames = new Map();
+    perHost.set(options, byNames);
   }
-  let out = byList.get(names);
+  let byScoped = byNames.get(names);
+  if (byScoped === undefined) {
+    if (byNames.size >= 1024) byNames.clear();
+    byScoped = new Map();
+    byNames.set(names, byScoped);
+  }
+  let out = byScoped.get(scoped);
   if (out === undefined) {
     out = Object.freeze({
       ...options,
-      isTracking: createTrackingMatcher(options.trackingParams, [...options.keepParams, ...names]),
+      isTracking: createTrackingMatcher(
+        scoped === NONE ? options.trackingParams : [...options.trackingParams, ...scoped],
+        names === NONE ? options.keepParams : [...options.keepParams, ...names],
+      ),
     });
-    if (byList.size >= 1024) byList.clear();
-    byList.set(names, out);
+    byScoped.set(scoped, out);
   }
   return out;
 }
@@ -263,10 +302,107 @@ function unchangedResult(
   generic: GenericResult,
   withFragment: string,
   steps: ExplanationStep[] | undefined,
+  options: ResolvedNormalizeOptions,
+  depth: number,
+  raw: string,
 ): RunResult {
-  steps?.push({ stage: "final", url: withFragment });
   // The generic pass removes in input order already: only repeated names need folding.
-  return { canonical: withFragment, ruleApplied: null, stripped: unique(generic.stripped) };
+  const result: RunResult = {
+    canonical: withFragment,
+    ruleApplied: null,
+    stripped: unique(generic.stripped),
+  };
+  return finish(result, generic.inputParams, steps, options, depth, raw);
+}
+
+// The tracking layers, then the `final` step. A layer that unwraps hands the target to the whole
+// pipeline, which records its own steps.
+function finish(
+  result: RunResult,
+  inputParams: readonly QueryParam[],
+  steps: ExplanationStep[] | undefined,
+  options: ResolvedNormalizeOptions,
+  depth: number,
+  raw: string,
+): RunResult {
+  if (options.trackingLayers.length > 0) {
+    const layered = applyLayers(result, inputParams, steps, options, depth, raw);
+    if (layered.unwrapped) return layered.result;
+    result = layered.result;
+  }
+  steps?.push({ stage: "final", url: result.canonical });
+  return result;
+}
+
+/**
+ * Runs the tracking layers over a result, in order: each may remove parameters from the query
+ * (never one the caller keeps) or unwrap. A layer that throws, or unwraps to no absolute http(s)
+ * URL, to the URL itself, or past the unwrap depth, is skipped: no layer can make a link fail.
+ */
+function applyLayers(
+  result: RunResult,
+  inputParams: readonly QueryParam[],
+  steps: ExplanationStep[] | undefined,
+  options: ResolvedNormalizeOptions,
+  depth: number,
+  raw: string,
+): { result: RunResult; unwrapped: boolean } {
+  const hashAt = result.canonical.indexOf("#");
+  let href = hashAt === -1 ? result.canonical : result.canonical.slice(0, hashAt);
+  const hash = hashAt === -1 ? "" : result.canonical.slice(hashAt);
+  const removed: string[] = [];
+  for (const layer of options.trackingLayers) {
+    let action: TrackingLayerAction | undefined;
+    try {
+      action = layer.inspect(href);
+    } catch {
+      continue;
+    }
+    if (action === undefined || action === null || typeof action !== "object") continue;
+    if ("unwrap" in action) {
+      if (depth >= MAX_UNWRAP_DEPTH || typeof action.unwrap !== "string") continue;
+      // checkOutput parses without a base (Node 20 has no URL.parse): a relative target is none.
+      const target = checkOutput(action.unwrap);
+      if (target === undefined || target.href === href) continue;
+      if (target.href.length > MAX_URL_LENGTH) continue;
+      steps?.push({ stage: "layer", url: target.href, rule: layer.name });
+      const inner = runParsed(target, options, steps, depth + 1, raw);
+      return {
+        result: { canonical: inner.canonical, ruleApplied: inner.ruleApplied, stripped: inner.stripped },
+        unwrapped: true,
+      };
+    }
+    const remove = (action as { remove?: unknown }).remove;
+    if (typeof remove !== "function") continue;
+    const q = href.indexOf("?");
+    if (q === -1) continue;
+    const params = splitQuery(href.slice(q + 1));
+    const keep = options.keepParams;
+    let dropped = 0;
+    const kept = params.filter((p) => {
+      let drop = false;
+      try {
+        drop = !keep.includes(p.name) && (remove as (name: string) => boolean)(p.name) === true;
+      } catch {}
+      if (drop) {
+        removed.push(p.name);
+        dropped++;
+      }
+      return !drop;
+    });
+    if (dropped === 0) continue;
+    href = href.slice(0, q) + (kept.length > 0 ? `?${joinQuery(kept)}` : "");
+    steps?.push({ stage: "layer", url: href + hash, rule: layer.name });
+  }
+  if (removed.length === 0) return { result, unwrapped: false };
+  return {
+    result: {
+      canonical: href + hash,
+      ruleApplied: result.ruleApplied,
+      stripped: orderByInput(inputParams, [...result.stripped, ...removed]),
+    },
+    unwrapped: false,
+  };
 }
 
 function tooDeep(raw: string, rule: string): UrlError {
@@ -283,6 +419,15 @@ function tooDeep(raw: string, rule: string): UrlError {
 function unique(names: readonly string[]): string[] {
   if (names.length < 2) return names.length === 0 ? [] : [names[0] as string];
   return [...new Set(names)];
+}
+
+/**
+ * Whether a fragment (without `#`) is a client-side route: `/…` (`#/inbox`) or a hashbang `!…`
+ * (`#!/projects/12`), which single-page apps read to pick the page shown.
+ */
+function isRouteFragment(fragment: string): boolean {
+  const c = fragment.charCodeAt(0);
+  return (c === 0x2f || c === 0x21) && fragment.length > 1;
 }
 
 function keepsFragment(rule: DomainRule, fragment: string): boolean {
@@ -334,7 +479,7 @@ function checkOutput(out: URL | string): URL | undefined {
   }
 }
 
-const ruleNoise = new WeakMap<DomainRule, TrackingMatcher>();
+const ruleNoise = new WeakMap<readonly string[], TrackingMatcher>();
 
 /** What the final pass reads of a rule's output: a parsed URL or a declarative rule's parts. */
 type FinalInput = Pick<URL, "protocol" | "username" | "password" | "host" | "pathname" | "search" | "hash">;
@@ -347,6 +492,7 @@ type FinalInput = Pick<URL, "protocol" | "username" | "password" | "host" | "pat
 function finalPass(
   url: FinalInput,
   rule: DomainRule,
+  strip: readonly string[] | undefined,
   options: ResolvedNormalizeOptions,
   inputParams: readonly QueryParam[],
 ): { href: string; removed: string[] } {
@@ -380,12 +526,12 @@ function finalPass(
   }
   for (const { name } of inputParams) if (!names.has(name)) removed.push(name);
   if (options.stripTracking) params = removeMatching(params, options.isTracking, removed);
-  if (rule.stripParams !== undefined && rule.stripParams.length > 0) {
-    // Cached per rule only for the common case; a keepParams list changes what the rule may strip.
-    let noise = options.keepParams.length === 0 ? ruleNoise.get(rule) : undefined;
+  if (strip !== undefined && strip.length > 0) {
+    // Cached per list only for the common case; a keepParams list changes what the rule may strip.
+    let noise = options.keepParams.length === 0 ? ruleNoise.get(strip) : undefined;
     if (noise === undefined) {
-      noise = createTrackingMatcher(rule.stripParams, options.keepParams);
-      if (options.keepParams.length === 0) ruleNoise.set(rule, noise);
+      noise = createTrackingMatcher(strip, options.keepParams);
+      if (options.keepParams.length === 0) ruleNoise.set(strip, noise);
     }
     params = removeMatching(params, noise, removed);
   }

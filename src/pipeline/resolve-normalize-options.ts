@@ -4,6 +4,7 @@ import { builtinRules } from "./builtin-rules.js";
 import { defaultTrackingParams } from "./default-tracking-params.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import { internRules } from "./rule-lookup.js";
+import type { TrackingLayer } from "./tracking-layer.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
 /** {@link NormalizeOptions} with every default filled in, validated and frozen. */
@@ -19,6 +20,11 @@ export interface ResolvedNormalizeOptions {
   readonly stripFragment: boolean;
   readonly rules: readonly DomainRule[];
   readonly defaultScheme: "http" | "https";
+  readonly trackingLayers: readonly TrackingLayer[];
+  readonly forceHttps: boolean;
+  readonly stripWWW: boolean;
+  readonly removeDirectoryIndex: boolean;
+  readonly removeSessionIds: boolean;
   /** Compiled from `trackingParams` and `keepParams`. */
   readonly isTracking: TrackingMatcher;
 }
@@ -36,7 +42,14 @@ export const NORMALIZE_OPTION_KEYS: ReadonlySet<string> = new Set([
   "stripFragment",
   "rules",
   "defaultScheme",
+  "trackingLayers",
+  "forceHttps",
+  "stripWWW",
+  "removeDirectoryIndex",
+  "removeSessionIds",
 ]);
+
+const NO_LAYERS: readonly TrackingLayer[] = Object.freeze([]);
 
 const DEFAULT_MATCHER = createTrackingMatcher(defaultTrackingParams, []);
 
@@ -52,6 +65,11 @@ const PRESET_DEFAULTS = {
     stripFragment: true,
     rules: builtinRules,
     defaultScheme: "http",
+    trackingLayers: NO_LAYERS,
+    forceHttps: false,
+    stripWWW: false,
+    removeDirectoryIndex: false,
+    removeSessionIds: true,
     isTracking: DEFAULT_MATCHER,
   } satisfies ResolvedNormalizeOptions),
   rfc3986: Object.freeze({
@@ -65,6 +83,11 @@ const PRESET_DEFAULTS = {
     stripFragment: true,
     rules: Object.freeze([]) as readonly DomainRule[],
     defaultScheme: "http",
+    trackingLayers: NO_LAYERS,
+    forceHttps: false,
+    stripWWW: false,
+    removeDirectoryIndex: false,
+    removeSessionIds: false,
     isTracking: DEFAULT_MATCHER,
   } satisfies ResolvedNormalizeOptions),
 } as const;
@@ -138,6 +161,12 @@ export function resolveNormalizeOptions(
     stripFragment: bool(options.stripFragment, "stripFragment") ?? base.stripFragment,
     rules: ruleList(options.rules) ?? base.rules,
     defaultScheme: oneOf(options.defaultScheme, "defaultScheme", ["http", "https"]) ?? base.defaultScheme,
+    trackingLayers: layerList(options.trackingLayers) ?? base.trackingLayers,
+    forceHttps: bool(options.forceHttps, "forceHttps") ?? base.forceHttps,
+    stripWWW: bool(options.stripWWW, "stripWWW") ?? base.stripWWW,
+    removeDirectoryIndex:
+      bool(options.removeDirectoryIndex, "removeDirectoryIndex") ?? base.removeDirectoryIndex,
+    removeSessionIds: bool(options.removeSessionIds, "removeSessionIds") ?? base.removeSessionIds,
     isTracking:
       trackingParams === base.trackingParams && keepParams.length === 0
         ? base.isTracking
@@ -189,6 +218,22 @@ function stringList(value: unknown, name: string): readonly string[] | undefined
     return Object.freeze([...(value as string[])]);
   }
   throw new TypeError(`option "${name}" must be an array of non-empty strings`);
+}
+
+function layerList(value: unknown): readonly TrackingLayer[] | undefined {
+  if (value === undefined) return undefined;
+  if (
+    Array.isArray(value) &&
+    value.every(
+      (l) =>
+        typeof l === "object" &&
+        l !== null &&
+        typeof (l as TrackingLayer).name === "string" &&
+        typeof (l as TrackingLayer).inspect === "function",
+    )
+  )
+    return value.length === 0 ? NO_LAYERS : Object.freeze([...(value as TrackingLayer[])]);
+  throw new TypeError('option "trackingLayers" must be an array of { name: string, inspect(href) } layers');
 }
 
 const NO_RULES: readonly DomainRule[] = Object.freeze([]);

@@ -48,7 +48,7 @@ const recent: { rules: readonly DomainRule[]; compare: readonly DomainRule[]; lo
  *
  * Two decisions live here because this is where a list of rules becomes one rule set:
  * - A user rule replaces the built-in of its family (the name without `-vN`): `rules: [mine,
- *   ...defaultRules]` with `mine.name === "amazon-v1"` drops the built-in `amazon-v2` entirely, so
+ *   ...defaultRules]` with `mine.name === "amazon-v1"` drops the built-in `amazon-v3` entirely, so
  *   it neither wins first-match on hosts `mine` does not list nor lends its exemptions. The user
  *   rule keeps the place the caller gave it.
  * - `exemptParams` does not follow first-match: exemptions are host facts (a `ref` on GitLab is a

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TrackingLayer } from "../pipeline/tracking-layer.js";
 import { type ClearUrlsPack, compileClearUrls } from "../rules/clearurls/compile-clear-urls.js";
 import type { DomainRule } from "../rules/domain-rule.js";
 
@@ -45,6 +46,27 @@ let shipped: ClearUrlsPack | undefined;
  */
 export function clearUrlsRules(data?: unknown): DomainRule[] {
   if (data !== undefined) return [...compileClearUrls(data).rules];
+  return [...shippedPack().rules];
+}
+
+function shippedPack(): ClearUrlsPack {
   shipped ??= compileClearUrls(JSON.parse(readFileSync(clearUrlsSnapshotPath(), "utf8")) as unknown);
-  return [...shipped.rules];
+  return shipped;
+}
+
+/**
+ * The ClearURLs provider list as a tracking layer: after the built-in (or your) domain rule that
+ * claimed a URL, it removes the parameters the providers remove and unwraps their redirections,
+ * instead of competing with the rules for the URL (as {@link clearUrlsRules} does). Without
+ * `data` it uses the snapshot shipped in `data/clearurls/` (compiled once per process); with
+ * `data`, a parsed ClearURLs `data.min.json`. In `canonurl/core`, use `compileClearUrls(data).layer`.
+ *
+ * @example
+ * ```ts
+ * normalize("https://www.amazon.co.uk/s?k=kettle&crid=2M&ref=nb_sb_noss", { trackingLayers: [clearUrlsLayer()] });
+ * // "https://www.amazon.co.uk/s?k=kettle" — amazon-v3 claimed it, the layer cleaned it
+ * ```
+ */
+export function clearUrlsLayer(data?: unknown): TrackingLayer {
+  return data === undefined ? shippedPack().layer : compileClearUrls(data).layer;
 }

@@ -27,6 +27,11 @@ export interface PathPattern {
    * `/playlist` but not on `/watch`.
    */
   readonly keepParams?: readonly string[];
+  /**
+   * Extension: parameters the final pass strips when this pattern applies, added to the rule's
+   * `stripParams` (GitHub's `tab` is noise on a repository's page, content on a profile).
+   */
+  readonly stripParams?: readonly string[];
 }
 
 /**
@@ -62,6 +67,11 @@ export interface UnwrapForm {
   readonly target?: string;
   /** Append the wrapper's query to a `target`-built URL (the Wayback Machine's does belong to it). @default false */
   readonly keepQuery?: boolean;
+  /**
+   * A `param` target that is a path (`/watch?v=…`, as YouTube's `/attribution_link?u=` carries)
+   * is read on the wrapper's own scheme and host. @default false
+   */
+  readonly sameHost?: boolean;
 }
 
 /**
@@ -72,7 +82,7 @@ export interface UnwrapForm {
  * @example
  * ```ts
  * const rule: DeclarativeRule = {
- *   name: "youtube-v2",
+ *   name: "youtube-v3",
  *   domains: ["youtube.com", "www.youtube.com", "youtu.be"],
  *   canonicalHost: "www.youtube.com",
  *   canonicalScheme: "https",
@@ -83,7 +93,7 @@ export interface UnwrapForm {
  * ```
  */
 export interface DeclarativeRule {
-  /** Versioned name reported as `ruleApplied`, e.g. `"youtube-v2"`; unique within a document. */
+  /** Versioned name reported as `ruleApplied`, e.g. `"youtube-v3"`; unique within a document. */
   readonly name: string;
   /**
    * Hosts the rule claims: exact names (`"youtu.be"`) or `"*.example.com"` for every subdomain (not
@@ -98,12 +108,29 @@ export interface DeclarativeRule {
   readonly canonicalHost?: string;
   /** Extension: replaces the scheme (and drops the port). */
   readonly canonicalScheme?: "http" | "https";
-  /** Allowlist: when non-empty, every other query parameter is dropped (exact names). */
+  /**
+   * Allowlist: when non-empty, every other query parameter is dropped (exact names). With
+   * `pathPatterns`, only on the paths they declare.
+   */
   readonly keepParams?: readonly string[];
-  /** Noise parameters, removed by the pipeline's final pass; `"utm_*"` matches by prefix. */
+  /**
+   * Noise parameters, removed by the pipeline's final pass; `"utm_*"` matches by prefix. With
+   * `pathPatterns`, only on the paths they declare.
+   */
   readonly stripParams?: readonly string[];
-  /** Path rewrites; the first whose `match` matches wins. */
+  /**
+   * Path rewrites; the first whose `match` matches wins. A rule with patterns is scoped to them:
+   * its allowlist, `stripParams` and rewrites apply on those paths only, and on any other path of
+   * its hosts only the tracking passes run (and `mirrorHosts` moves the host). A rule without
+   * patterns applies on every path of its hosts.
+   */
   readonly pathPatterns?: readonly PathPattern[];
+  /**
+   * Extension: hosts (of `domains`) that serve every path exactly as the canonical host does: on
+   * them `canonicalHost` and `canonicalScheme` apply on paths no pattern declares too (nothing
+   * else does). `true` names every host of `domains`. Only with `pathPatterns`. @default []
+   */
+  readonly mirrorHosts?: readonly string[] | true;
   /** `false` keeps every fragment. @default true */
   readonly stripFragment?: boolean;
   /** Extension: the fragments kept although `stripFragment` is true; a string is the `pattern`. */

@@ -20,6 +20,8 @@ interface CompiledPattern {
   readonly hosts: HostSet | undefined;
   /** The pattern's own allowlist, in place of the rule's (an empty set keeps none). */
   readonly keep: ReadonlySet<string> | undefined;
+  /** The rule's `stripParams` plus the pattern's own: what the final pass strips where it applies. */
+  readonly strip: readonly string[] | undefined;
 }
 
 interface CompiledUnwrap {
@@ -27,6 +29,7 @@ interface CompiledUnwrap {
   readonly param: string | undefined;
   readonly target: Template | undefined;
   readonly keepQuery: boolean;
+  readonly sameHost: boolean;
 }
 
 // Only reached for validated declarations, where every pattern compiled once already.
@@ -108,20 +111,25 @@ interface Compiled {
   readonly patterns: readonly CompiledPattern[];
   readonly fragmentPaths: readonly CompiledPathPattern[] | undefined;
   readonly unwrap: readonly CompiledUnwrap[] | undefined;
+  /** Hosts where `canonicalHost`/`canonicalScheme` apply on paths no pattern declares. */
+  readonly mirrors: HostSet | undefined;
   /** Whether every host `canonicalHost` can produce is one the WHATWG parser leaves as it is. */
   readonly hostStable: boolean;
 }
 
 function compileDeclaration(declaration: DeclarativeRule, bases: readonly string[]): Compiled {
+  const ruleStrip = declaration.stripParams ?? [];
   const patterns = (declaration.pathPatterns ?? []).map((p) => {
     const match = must(compilePathPattern(p.match));
     const rewrite = must(compileRewrite(p.rewrite, match.names));
+    const strip = [...ruleStrip, ...(p.stripParams ?? [])];
     return {
       match,
       rewrite,
       stable: literalsStable(rewrite),
       hosts: p.hosts === undefined ? undefined : createHostSet(p.hosts),
       keep: p.keepParams === undefined ? undefined : new Set(p.keepParams),
+      strip: strip.length === 0 ? undefined : Object.freeze(strip),
     };
   });
   // Validation admits lowercase host names only; checked here all the same, since skipping the
@@ -144,9 +152,15 @@ function compileDeclaration(declaration: DeclarativeRule, bases: readonly string
       param: u.param,
       target: u.target === undefined ? undefined : must(compileTemplate(u.target, path.names)),
       keepQuery: u.keepQuery === true,
+      sameHost: u.sameHost === true,
     };
   });
-  return { patterns, fragmentPaths, unwrap, hostStable };
+  const mirrorHosts = declaration.mirrorHosts;
+  const mirrors =
+    mirrorHosts === undefined
+      ? undefined
+      : createHostSet(mirrorHosts === true ? declaration.domains : mirrorHosts);
+  return { patterns, fragmentPaths, unwrap, mirrors, hostStable };
 }
 
 /**
@@ -189,6 +203,17 @@ export class DeclaredRule implements DomainRule {
   readonly apply: <T extends UrlParts>(url: T) => T | URL | string;
 
   readonly #keep: ReadonlySet<string> | undefined;
+  /**
+   * The rule declares its paths (`pathPatterns`): its allowlist, `stripParams` and rewrites apply
+   * on those paths only; on any other path of its hosts only the tracking passes run (and, on its
+   * `mirrorHosts`, the host and scheme move). A rule without patterns applies on every path.
+   */
+  readonly #scoped: boolean;
+  /** The last pattern lookup (the pipeline asks match, then stripParamsFor, then apply, on one path). */
+  #lastHost = "";
+  #lastPath: string | undefined;
+  #lastPattern: CompiledPattern | undefined;
+  #lastValues: string[] | undefined;
   /** `domains` without `*.`, shortest first: the candidates for `{domain}` in `canonicalHost`. */
   readonly #bases: readonly string[];
   /** The patterns, templates and checks `apply` runs, built on the first URL the rule claims. */
@@ -221,6 +246,7 @@ export class DeclaredRule implements DomainRule {
       this.stripParams = declaration.stripParams;
     const keep = declaration.keepParams ?? [];
     this.#keep = keep.length > 0 ? new Set(keep) : undefined;
+    this.#scoped = declaration.pathPatterns !== undefined && declaration.pathPatterns.length > 0;
     const fragment = declaration.keepFragment;
     if (declaration.stripFragment === false) this.keepFragment = /(?:)/;
     else if (fragment !== undefined)
@@ -238,8 +264,8 @@ export class DeclaredRule implements DomainRule {
       this.match = (url) => this.#claims(url) && this.#unwrapTarget(url) !== undefined;
       this.apply = (url) => (this.#claims(url) ? (this.#unwrapNested(url) ?? url) : url);
     } else {
-      this.match = (url) => this.#claims(url);
-      this.apply = (url) => (this.#claims(url) ? new URL(this.#rewrite(url).href) : url);
+      this.match = (url) => this.#claimsPath(url);
+      this.apply = (url) => (this.#claimsPath(url) ? new URL(this.#rewrite(url).href) : url);
     }
     Object.freeze(this);
   }
@@ -255,6 +281,77 @@ export class DeclaredRule implements DomainRule {
 
   #claims(url: UrlParts): boolean {
     return isWebScheme(url) && this.hosts.has(url.hostname);
+  }
+
+  /**
+   * Whether the rule's output (or any URL) is on the rule's own hosts: the pipeline then runs its
+   * final pass on it rather than taking it for an unwrapped link (a path rewrite's output need not
+   * be a path the rule declares).
+   *
+   * @example
+   * ```ts
+   * rule.ownsHost(new URL("https://www.youtube.com/feed")); // true for youtube-v3
+   * ```
+   */
+  ownsHost(url: UrlParts): boolean {
+    return this.#claims(url);
+  }
+
+  // The first pattern that applies to the path on this host, or undefined.
+  #patternFor(host: string, path: string): CompiledPattern | undefined {
+    if (path === this.#lastPath && host === this.#lastHost) return this.#lastPattern;
+    let found: CompiledPattern | undefined;
+    let values: string[] | undefined;
+    for (const p of this.#c.patterns) {
+      if (p.hosts !== undefined && !p.hosts.has(host)) continue;
+      values = matchPathPattern(p.match, path);
+      if (values !== undefined) {
+        found = p;
+        break;
+      }
+    }
+    this.#lastHost = host;
+    this.#lastPath = path;
+    this.#lastPattern = found;
+    this.#lastValues = values;
+    return found;
+  }
+
+  // A scoped rule claims a path it declares, and every path of a mirror host (moving only the
+  // host and scheme on the others); a rule without patterns claims every path of its hosts.
+  #claimsPath(url: UrlParts): boolean {
+    if (!this.#claims(url)) return false;
+    if (!this.#scoped || this.#c.mirrors?.has(url.hostname) === true) return true;
+    if (this.#patternFor(url.hostname, url.pathname) !== undefined) return true;
+    // The paths where it keeps a fragment are paths it understands too (GitHub's file links).
+    const fragmentPaths = this.#c.fragmentPaths;
+    if (fragmentPaths !== undefined)
+      for (const p of fragmentPaths) if (matchPathPattern(p, url.pathname) !== undefined) return true;
+    return false;
+  }
+
+  /**
+   * The parameters the pipeline's final pass strips for this input (before the rewrite): the
+   * rule's `stripParams` and those of the pattern that applies, or none on a path the rule does
+   * not declare.
+   *
+   * @example
+   * ```ts
+   * rule.stripParamsFor(new URL("https://www.youtube.com/watch?v=x&t=1")); // ["t", "start", …]
+   * ```
+   */
+  stripParamsFor(url: UrlParts): readonly string[] | undefined {
+    if (!this.#scoped) return this.stripParams;
+    return this.#patternFor(url.hostname, url.pathname)?.strip;
+  }
+
+  #canonicalHostOf(host: string): string {
+    const canonicalHost = this.declaration.canonicalHost;
+    return canonicalHost === undefined
+      ? host
+      : canonicalHost.includes("{domain}")
+        ? canonicalHost.replace("{domain}", this.#baseOf(host))
+        : canonicalHost;
   }
 
   // A wrapper inside a wrapper of the same kind (google.com/url?q=google.com/url?q=…) is peeled here,
@@ -292,7 +389,14 @@ export class DeclaredRule implements DomainRule {
       if (raw === undefined || raw === "") continue;
       let target: URL;
       try {
-        target = new URL(raw);
+        // Only a path ("/watch?v=…") is read on the wrapper's host, never "//other.example/…".
+        target =
+          form.sameHost &&
+          raw.charCodeAt(0) === 0x2f &&
+          raw.charCodeAt(1) !== 0x2f &&
+          raw.charCodeAt(1) !== 0x5c
+            ? new URL(raw, `${url.protocol}//${url.hostname}`)
+            : new URL(raw);
       } catch {
         continue;
       }
@@ -306,6 +410,7 @@ export class DeclaredRule implements DomainRule {
     if (!this.#claims(parts)) return parts;
     // One wrapper at a time: the pipeline peels the next in a new round and counts the rounds.
     if (this.declaration.unwrap !== undefined) return this.#unwrapTarget(parts) ?? parts;
+    if (!this.#claimsPath(parts)) return parts;
     const out = this.#rewrite(parts);
     return this.#c.hostStable && out.stable ? out : new URL(out.href);
   }
@@ -327,11 +432,12 @@ export class DeclaredRule implements DomainRule {
     let setPairs: string[] | undefined;
     let setNames: readonly string[] | undefined;
     let stable = true;
-    let keep = this.#keep;
-    for (const p of this.#c.patterns) {
-      if (p.hosts !== undefined && !p.hosts.has(host)) continue;
-      const values = matchPathPattern(p.match, path);
-      if (values === undefined) continue;
+    // On a path a scoped rule does not declare, its allowlist does not apply either.
+    let keep = this.#scoped ? undefined : this.#keep;
+    const p = this.#patternFor(host, path);
+    if (p !== undefined) {
+      const values = this.#lastValues as string[];
+      keep = this.#keep;
       path = fillTemplate(p.rewrite.path, values);
       if (p.keep !== undefined) keep = p.keep;
       stable = p.stable && !(path.includes("/.") && DOT_SEGMENT.test(path));
@@ -340,7 +446,6 @@ export class DeclaredRule implements DomainRule {
         if (stable && values.some((v) => v.includes("'"))) stable = false;
         setNames = p.rewrite.query.map((q) => q.name);
       }
-      break;
     }
 
     let search = url.search;
@@ -362,12 +467,7 @@ export class DeclaredRule implements DomainRule {
 
     const canonicalHost = this.declaration.canonicalHost;
     const scheme = this.declaration.canonicalScheme;
-    const newHost =
-      canonicalHost === undefined
-        ? host
-        : canonicalHost.includes("{domain}")
-          ? canonicalHost.replace("{domain}", this.#baseOf(host))
-          : canonicalHost;
+    const newHost = this.#canonicalHostOf(host);
     const protocol = scheme === undefined ? url.protocol : `${scheme}:`;
     // A rule that moves the host or the scheme also drops the port, as the setters did.
     const port =

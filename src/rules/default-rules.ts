@@ -16,7 +16,7 @@ import { deepFreeze } from "./validate-rules.js";
 export interface DefaultRulesOptions {
   /**
    * `"regional"`: an Amazon store keeps its country (`amazon.de` → `www.amazon.de`), rule
-   * `amazon-v2`. `"com"`: every store becomes `www.amazon.com`, rule `amazon-com-v2` (a different
+   * `amazon-v3`. `"com"`: every store becomes `www.amazon.com`, rule `amazon-com-v3` (a different
    * output deserves a different name in `ruleApplied`).
    * @default "regional"
    */
@@ -49,12 +49,12 @@ export function isBuiltinRule(rule: DomainRule): boolean {
 }
 
 /**
- * A rule's family: its name without the version suffix (`amazon-v2` → `amazon`). Versions say
+ * A rule's family: its name without the version suffix (`amazon-v3` → `amazon`). Versions say
  * which output a rule gives; the family says which sites it is about.
  *
  * @example
  * ```ts
- * ruleFamily("youtube-v2"); // "youtube"
+ * ruleFamily("youtube-v3"); // "youtube"
  * ```
  */
 export function ruleFamily(name: string): string {
@@ -68,7 +68,7 @@ export function ruleFamily(name: string): string {
  *
  * @example
  * ```ts
- * defaultRules.map((r) => r.name).includes("youtube-v2"); // true
+ * defaultRules.map((r) => r.name).includes("youtube-v3"); // true
  * ```
  */
 export const defaultRules: readonly DomainRule[] = Object.freeze([...builtIns]);
@@ -99,7 +99,7 @@ export function createDefaultRules(options?: DefaultRulesOptions): readonly Doma
     );
   if (comRules === undefined) {
     // The variant goes through the same validator, so a .com host outside `domains` would fail here.
-    // The variant keeps the regional rule's version: amazon-v2 → amazon-com-v2.
+    // The variant keeps the regional rule's version: amazon-v3 → amazon-com-v3.
     const declarations = builtIns.map((rule) =>
       ruleFamily(rule.name) === "amazon"
         ? {

@@ -19,7 +19,7 @@ import type { DeclarativeRule } from "./declarative-rule.js";
  * ```
  */
 export interface DomainRule {
-  /** Versioned name, e.g. `"youtube-v2"`; reported as `ruleApplied`. */
+  /** Versioned name, e.g. `"youtube-v3"`; reported as `ruleApplied`. */
   readonly name: string;
   match(url: URL): boolean;
   apply(url: URL): URL | string;
@@ -28,6 +28,12 @@ export interface DomainRule {
    * final tracking pass and reports them in `paramsStripped`, so a rule need not remove them itself.
    */
   readonly stripParams?: readonly string[];
+  /**
+   * The `stripParams` for one input (the URL `apply` is about to get), for a rule that
+   * understands some paths only: on the others it returns `undefined` and only the tracking
+   * passes run. When present, the pipeline asks it instead of reading `stripParams`.
+   */
+  stripParamsFor?(url: URL): readonly string[] | undefined;
   /**
    * Fragments (without `#`) the rule may keep although fragments are stripped (GitHub's `#L10`).
    * When it matches, the pipeline leaves the hash on the URL it passes to `apply`, and keeps the

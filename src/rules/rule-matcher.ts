@@ -26,7 +26,7 @@ function push(map: Map<string, number[]>, key: string, index: number): void {
  * @example
  * ```ts
  * const find = createRuleMatcher(defaultRules);
- * find(new URL("https://youtu.be/dQw4w9WgXcQ"))?.name; // "youtube-v2"
+ * find(new URL("https://youtu.be/dQw4w9WgXcQ"))?.name; // "youtube-v3"
  * find(new URL("https://example.com/"));               // undefined
  * ```
  */

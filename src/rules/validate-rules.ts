@@ -19,10 +19,11 @@ const RULE_FIELDS = [
   "keepFragment",
   "unwrap",
   "exemptParams",
+  "mirrorHosts",
 ] as const;
-const PATTERN_FIELDS = ["match", "rewrite", "hosts", "keepParams"] as const;
+const PATTERN_FIELDS = ["match", "rewrite", "hosts", "keepParams", "stripParams"] as const;
 const FRAGMENT_FIELDS = ["pattern", "paths"] as const;
-const UNWRAP_FIELDS = ["path", "param", "target", "keepQuery"] as const;
+const UNWRAP_FIELDS = ["path", "param", "target", "keepQuery", "sameHost"] as const;
 // An unwrap rule hands its target to the whole pipeline; rewriting the wrapper as well would mean
 // two answers to one link.
 const REWRITING_FIELDS = /* @__PURE__ */ RULE_FIELDS.filter(
@@ -169,12 +170,22 @@ function validatePathPatterns(
         (p, pat) => checkParamPattern(c, p, pat, false),
         false,
       );
+    let stripParams: string[] | undefined;
+    if (item.stripParams !== undefined)
+      stripParams = stringList(
+        c,
+        item.stripParams,
+        join(at, "stripParams"),
+        (p, pat) => checkParamPattern(c, p, pat, true),
+        false,
+      );
     if (typeof item.match === "string" && typeof item.rewrite === "string")
       out.push({
         match: item.match,
         rewrite: item.rewrite,
         ...(hosts === undefined ? {} : { hosts }),
         ...(keepParams === undefined ? {} : { keepParams }),
+        ...(stripParams === undefined ? {} : { stripParams }),
       });
   });
   return out;
@@ -265,11 +276,18 @@ function validateUnwrap(c: Collector, value: unknown, path: string): UnwrapForm[
       c.add(join(at, "keepQuery"), "must be true or false");
     if (item.keepQuery === true && hasParam)
       c.add(join(at, "keepQuery"), 'only a "target" unwrap carries the query over');
+    if (item.sameHost !== undefined && typeof item.sameHost !== "boolean")
+      c.add(join(at, "sameHost"), "must be true or false");
+    if (item.sameHost === true && !hasParam)
+      c.add(join(at, "sameHost"), 'only a "param" unwrap reads a path target on its own host');
     if (typeof item.path !== "string") return;
-    const form: { path: string; param?: string; target?: string; keepQuery?: boolean } = { path: item.path };
+    const form: { path: string; param?: string; target?: string; keepQuery?: boolean; sameHost?: boolean } = {
+      path: item.path,
+    };
     if (typeof item.param === "string") form.param = item.param;
     if (typeof item.target === "string") form.target = item.target;
     if (typeof item.keepQuery === "boolean") form.keepQuery = item.keepQuery;
+    if (typeof item.sameHost === "boolean") form.sameHost = item.sameHost;
     out.push(form);
   });
   return out;
@@ -355,6 +373,24 @@ function validateRule(
         ? [...domains, value.canonicalHost]
         : domains;
     rule.pathPatterns = validatePathPatterns(c, value.pathPatterns, join(at, "pathPatterns"), claimed);
+  }
+  if (value.mirrorHosts !== undefined) {
+    const claimed = createHostSet(domains ?? []);
+    if (value.mirrorHosts === true) rule.mirrorHosts = true;
+    else
+      rule.mirrorHosts = stringList(
+        c,
+        value.mirrorHosts,
+        join(at, "mirrorHosts"),
+        (h, hat) => {
+          checkDomain(c, h, hat);
+          if (domains !== undefined && (h.startsWith("*.") ? !domains.includes(h) : !claimed.has(h)))
+            c.add(hat, `"${h}" is not one of the rule's domains`);
+        },
+        false,
+      );
+    if (value.pathPatterns === undefined && value.unwrap === undefined)
+      c.add(join(at, "mirrorHosts"), "a rule without pathPatterns applies on every path already");
   }
   if (value.exemptParams !== undefined) {
     const strip = Array.isArray(value.stripParams)

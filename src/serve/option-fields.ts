@@ -36,6 +36,19 @@ export const OPTION_FIELDS = {
   },
   stripFragment: { kind: "boolean", doc: "Drop the fragment. Default true." },
   rules: { kind: "false", doc: "false: no domain rules (the built-in rules apply otherwise)." },
+  forceHttps: { kind: "boolean", doc: "http:// becomes https:// (normalize-url's habit). Default false." },
+  stripWWW: {
+    kind: "boolean",
+    doc: "www.example.com becomes example.com (normalize-url's habit). Default false.",
+  },
+  removeDirectoryIndex: {
+    kind: "boolean",
+    doc: "/a/index.html becomes /a/ (normalize-url's habit). Default false.",
+  },
+  removeSessionIds: {
+    kind: "boolean",
+    doc: "Remove session ids (;jsessionid=, PHPSESSID, ASPSESSIONID…, CFID/CFTOKEN). Default: true for identity.",
+  },
   defaultScheme: {
     kind: "enum",
     values: ["http", "https"],
@@ -53,8 +66,11 @@ export type OptionName = keyof typeof OPTION_FIELDS;
 // A request can carry every normalize option: a field added to NormalizeOptions fails the build
 // here until it has a row above.
 type Never<T extends never> = T;
-/** The normalize options without a row in {@link OPTION_FIELDS}: none, or the build fails. */
-export type UncoveredOptions = Never<Exclude<keyof NormalizeOptions, OptionName>>;
+/**
+ * The normalize options without a row in {@link OPTION_FIELDS}: none, or the build fails. Except
+ * `trackingLayers`: a layer is code (its `inspect`), which JSON cannot carry, as `rules` is.
+ */
+export type UncoveredOptions = Never<Exclude<keyof NormalizeOptions, OptionName | "trackingLayers">>;
 
 /** The option names, in table order. */
 export const OPTION_NAMES = Object.keys(OPTION_FIELDS) as OptionName[];

@@ -76,7 +76,7 @@ export const explanationSchema = v.strictObject({
   input: v.string(),
   steps: v.array(
     v.strictObject({
-      stage: v.picklist(["parse", "generic", "rule", "final"]),
+      stage: v.picklist(["parse", "generic", "rule", "layer", "final"]),
       url: v.string(),
       rule: v.optional(v.string()),
     }),

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { clearUrlsRules, defaultRules, normalize, ssurt, surt } from "../../src/index.js";
+import { clearUrlsLayer, clearUrlsRules, defaultRules, normalize, ssurt, surt } from "../../src/index.js";
 import { runCli } from "../helpers/run-cli.js";
 
 const INPUTS = [
@@ -79,15 +79,17 @@ describe("canonurl --rules clearurls (the built binary)", () => {
   const EBAY =
     "https://www.ebay.com/itm/123456789012?_trkparms=amclksrc%3DITM&_trksid=p2047675&hash=item1cbe&amdata=enc%3A1";
 
-  it("appends the ClearURLs pack after the built-in rules", async () => {
+  it("applies the ClearURLs pack as a tracking layer after the built-in rules", async () => {
     const without = await runCli(["--offline", EBAY]);
     const with_ = await runCli(["--offline", "--json", "--rules", "clearurls", EBAY]);
     assert.equal(with_.code, 0, with_.stderr);
     const line = JSON.parse(with_.stdout) as { url: string; ruleApplied: string };
     assert.equal(line.url, "https://www.ebay.com/itm/123456789012?amdata=enc%3A1");
-    assert.equal(line.ruleApplied, "clearurls:ebay");
+    // A layer claims no URL (issue 22): no rule shaped it, the layer cleaned it.
+    assert.equal(line.ruleApplied, null);
     assert.notEqual(without.stdout.trimEnd(), line.url, "the built-in rules alone leave eBay's trackers");
-    // The library with the same list gives the same answer.
+    // The library with the same layer gives the same answer, and so does the older rules form here.
+    assert.equal(line.url, normalize(EBAY, { trackingLayers: [clearUrlsLayer()] }));
     assert.equal(line.url, normalize(EBAY, { rules: [...defaultRules, ...clearUrlsRules()] }));
   });
 

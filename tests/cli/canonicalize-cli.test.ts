@@ -49,13 +49,13 @@ describe("canonurl --offline (the built binary)", () => {
   });
 
   it("honours --preset, --no-sort, --trailing-slash and --keep-param", async () => {
-    const url = "http://a.test/p/?b=1&a=2&ref=x";
+    const url = "http://a.test/p/?b=1&a=2&fbclid=x";
     const run = async (...flags: string[]) => (await runCli(["--offline", ...flags, url])).stdout.trim();
     assert.equal(await run(), "http://a.test/p?a=2&b=1");
-    assert.equal(await run("--preset", "rfc3986"), "http://a.test/p/?b=1&a=2&ref=x");
+    assert.equal(await run("--preset", "rfc3986"), "http://a.test/p/?b=1&a=2&fbclid=x");
     assert.equal(await run("--no-sort"), "http://a.test/p?b=1&a=2");
     assert.equal(await run("--trailing-slash", "keep"), "http://a.test/p/?a=2&b=1");
-    assert.equal(await run("--keep-param", "ref"), "http://a.test/p?a=2&b=1&ref=x");
+    assert.equal(await run("--keep-param", "fbclid"), "http://a.test/p?a=2&b=1&fbclid=x");
   });
 
   it("usage errors exit 2 with a hint", async () => {

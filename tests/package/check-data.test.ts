@@ -85,14 +85,14 @@ describe("scripts/check-data.mjs (the build's validation of the built-in rules)"
 
   it("fails on a rule the validator accepts but rewrites: the trusted copy would differ", () => {
     // keepFragment as a bare string validates, as { pattern }; the library uses the data as written.
-    const bad = shipped.map((r) => (r.name === "github-v2" ? { ...r, keepFragment: "L\\d+" } : r));
+    const bad = shipped.map((r) => (r.name === "github-v3" ? { ...r, keepFragment: "L\\d+" } : r));
     const r = check(bad);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /\(github-v2\) is not in the validator's form/);
+    assert.match(r.stderr, /\(github-v3\) is not in the validator's form/);
   });
 
   it("fails on a tracking parameter without a source, and on names that are not the file's", () => {
-    const tiers = trackingParams as { everywhere: Record<string, unknown>[]; contextual: unknown[] };
+    const tiers = trackingParams as { everywhere: Record<string, unknown>[]; hostScoped: unknown[] };
     const unsourced = {
       ...tiers,
       everywhere: tiers.everywhere.map((e, i) => (i === 1 ? { ...e, source: "" } : e)),
@@ -100,7 +100,7 @@ describe("scripts/check-data.mjs (the build's validation of the built-in rules)"
     const r = check(shipped, unsourced);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /everywhere\[1\] \(gclid\) needs a source/);
-    const names = trackingParamNames as { everywhere: string[]; contextual: string[] };
+    const names = trackingParamNames as unknown as { everywhere: string[]; hostScoped: unknown[] };
     const drifted = check(shipped, trackingParams, { ...names, everywhere: names.everywhere.slice(1) });
     assert.equal(drifted.status, 1);
     assert.match(drifted.stderr, /trackingParamNames is not what readTrackingParams reads/);

@@ -195,7 +195,7 @@ console.log(JSON.stringify([
     assert.equal(r.stderr, "");
     assert.deepEqual(JSON.parse(r.stdout), [
       "http://www.shop.example/a",
-      "youtube-v2",
+      "youtube-v3",
       false,
       "http://b.example/x",
       true,

@@ -68,7 +68,7 @@ describe("wrapped links are unwrapped to a fixed point", () => {
       for (let i = 0; i < depth; i++) mixed = i % 2 === 0 ? google(mixed) : facebook(mixed);
       const e = explain(mixed);
       assert.equal(e.canonical, "https://www.youtube.com/watch?v=dQw4w9WgXcQ", `mixed depth ${depth}`);
-      assert.equal(e.ruleApplied, "youtube-v2");
+      assert.equal(e.ruleApplied, "youtube-v3");
       assert.equal(normalize(e.canonical), e.canonical);
     }
   });

@@ -8,6 +8,7 @@ import {
   defaultRules,
   defaultTrackingParams,
   explain,
+  hostScopedTrackingParams,
   type NormalizeOptions,
   normalize,
 } from "../../src/index.js";
@@ -48,14 +49,16 @@ describe("credentials never reach a key (stripUserinfo)", () => {
   });
 });
 
-describe("contextual tracking names are kept where they name the resource (exemptParams)", () => {
-  it("GitLab's ?ref=v1 and ?ref=v2 stay two keys; elsewhere ref is still tracking", () => {
+describe("names that name the resource somewhere are kept (exemptParams, the host tier)", () => {
+  it("GitLab's ?ref=v1 and ?ref=v2 stay two keys; since issue 22 ref is kept on every host", () => {
     const v1 = normalize("https://gitlab.com/group/project/-/raw/main/file.txt?ref=v1");
     const v2 = normalize("https://gitlab.com/group/project/-/raw/main/file.txt?ref=v2");
     assert.notEqual(v1, v2);
     assert.equal(v1, "https://gitlab.com/group/project/-/raw/main/file.txt?ref=v1");
-    assert.equal(normalize("https://example.com/a?ref=v1"), "https://example.com/a");
-    assert.ok(contextualTrackingParams.includes("ref") && defaultTrackingParams.includes("ref"));
+    // A self-hosted forge no rule lists: ref selects the content there too (issue 22).
+    assert.equal(normalize("https://git.example.com/a?ref=v1"), "https://git.example.com/a?ref=v1");
+    assert.ok(!defaultTrackingParams.includes("ref") && !defaultTrackingParams.includes("source"));
+    assert.ok(!defaultTrackingParams.includes("si") && contextualTrackingParams.includes("si"));
   });
 
   it("an exemption-only rule does not stop a later rule (first-match ignores it)", () => {
@@ -79,11 +82,12 @@ describe("contextual tracking names are kept where they name the resource (exemp
       { name: "second-v1", domains: ["forge.test"], exemptParams: ["ref"], canonicalScheme: "http" },
       { name: "third-v1", domains: ["*.forge.test"], exemptParams: ["source"] },
     ]);
-    const e = explain("http://forge.test/x?ref=1&source=2&si=3", { rules });
+    const extraTrackingParams = ["ref", "source", "si"];
+    const e = explain("http://forge.test/x?ref=1&source=2&si=3", { rules, extraTrackingParams });
     assert.equal(e.ruleApplied, "first-v1");
     assert.equal(e.canonical, "https://forge.test/x?ref=1");
     assert.equal(
-      normalize("http://a.forge.test/x?ref=1&source=2&si=3", { rules }),
+      normalize("http://a.forge.test/x?ref=1&source=2&si=3", { rules, extraTrackingParams }),
       "http://a.forge.test/x?source=2",
     );
   });
@@ -93,9 +97,9 @@ describe("contextual tracking names are kept where they name the resource (exemp
       { name: "move-v1", domains: ["old.test"], canonicalHost: "new.test" },
       { name: "exempt-v1", domains: ["old.test"], exemptParams: ["ref"] },
     ]);
-    const once = normalize("http://old.test/a?ref=1", { rules });
+    const once = normalize("http://old.test/a?ref=1", { rules, extraTrackingParams: ["ref"] });
     assert.equal(once, "http://new.test/a");
-    assert.equal(normalize(once, { rules }), once);
+    assert.equal(normalize(once, { rules, extraTrackingParams: ["ref"] }), once);
   });
 
   it("holds with the caller's own tracking list and keepParams", () => {
@@ -147,20 +151,31 @@ describe("the tracking list (data/tracking-params.yaml)", () => {
   });
 
   it("has two tiers, every entry with what it is and a source", () => {
-    const all = [...(data.everywhere ?? []), ...(data.contextual ?? [])];
-    assert.ok((data.everywhere ?? []).length >= 25, "everywhere tier");
-    assert.deepEqual(
-      (data.contextual ?? []).map((e) => e.name),
-      ["ref", "source", "si"],
-    );
-    for (const entry of all) {
+    const global = data.everywhere ?? [];
+    const scoped = (data.hostScoped ?? []) as {
+      name: string;
+      what: string;
+      source: string;
+      hosts: string[];
+    }[];
+    assert.ok(global.length >= 40, "global tier");
+    assert.ok(scoped.length >= 5, "host-scoped tier");
+    for (const entry of [...global, ...scoped]) {
       assert.ok(entry.what.length > 5, `${entry.name}: what`);
-      assert.match(entry.source, /^(https:\/\/|link-canonical spec v1 §9)/, `${entry.name}: source`);
+      assert.match(entry.source, /^(https:\/\/|link-canonical spec v1 §(9|16))/, `${entry.name}: source`);
     }
+    for (const entry of scoped) assert.ok(entry.hosts.length > 0, `${entry.name}: hosts`);
+    // Plain words are content somewhere: they are never in the global tier (issue 22).
+    for (const word of ["ref", "source", "si", "s", "t", "feature", "tab", "cmp"])
+      assert.ok(!global.some((e) => e.name.toLowerCase() === word), `${word} is not global`);
     assert.deepEqual(
-      all.map((e) => e.name),
+      global.map((e) => e.name),
       [...defaultTrackingParams],
-      "the exported list is the data, in order",
+      "the exported list is the global tier, in order",
+    );
+    assert.deepEqual(
+      scoped.map((e) => ({ name: e.name, hosts: e.hosts })),
+      hostScopedTrackingParams.map((e) => ({ name: e.name, hosts: [...e.hosts] })),
     );
   });
 });
@@ -228,16 +243,21 @@ describe("a user rule replaces the built-in of its family", () => {
       assert.equal(de.canonical, "https://www.amazon.de/Echo/dp/B07PHPXHQS");
       // amazon.com is not mine: without the built-in no rule claims it.
       assert.equal(explain("https://amazon.com/Echo/dp/B07PHPXHQS", { rules }).ruleApplied, null);
-      assert.equal(explain("https://youtu.be/dQw4w9WgXcQ", { rules }).ruleApplied, "youtube-v2");
+      assert.equal(explain("https://youtu.be/dQw4w9WgXcQ", { rules }).ruleApplied, "youtube-v3");
     }
   });
 
   it("takes the replaced rule's exemptions with it", () => {
     const [gh] = compileRules([{ name: "github-v9", domains: ["github.com"] }]);
     assert.ok(gh);
-    assert.equal(normalize("https://github.com/a/b?ref=main"), "https://github.com/a/b?ref=main");
+    // ref is in no default tier since issue 22: the caller's list makes it tracking here.
+    const extraTrackingParams = ["ref"];
     assert.equal(
-      normalize("https://github.com/a/b?ref=main", { rules: [gh, ...defaultRules] }),
+      normalize("https://github.com/a/b?ref=main", { extraTrackingParams }),
+      "https://github.com/a/b?ref=main",
+    );
+    assert.equal(
+      normalize("https://github.com/a/b?ref=main", { rules: [gh, ...defaultRules], extraTrackingParams }),
       "https://github.com/a/b",
     );
   });
@@ -247,6 +267,6 @@ describe("a user rule replaces the built-in of its family", () => {
     assert.ok(other);
     const rules = [other, ...defaultRules];
     assert.equal(explain("https://amazon.fr/dp/B07PHPXHQS", { rules }).ruleApplied, "amazonish-v1");
-    assert.equal(explain("https://amazon.de/dp/B07PHPXHQS", { rules }).ruleApplied, "amazon-v2");
+    assert.equal(explain("https://amazon.de/dp/B07PHPXHQS", { rules }).ruleApplied, "amazon-v3");
   });
 });

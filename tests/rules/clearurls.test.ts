@@ -90,7 +90,7 @@ describe("compileClearUrls: each ClearURLs construct", () => {
     const e = explain("https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42", {
       rules: [...defaultRules, ...greedy.rules],
     });
-    assert.equal(e.ruleApplied, "youtube-v2");
+    assert.equal(e.ruleApplied, "youtube-v3");
     assert.match(e.canonical, /v=dQw4w9WgXcQ/);
     // Alone, the same pack strips both: the order above is what protected them.
     assert.equal(

@@ -74,7 +74,9 @@ describe("a declared rewriting rule", () => {
       applied(r, "https://t.example/s/abc/more/stuff?v=old&q=1"),
       "https://t.example/watch?v=abc&x=1",
     );
-    assert.equal(applied(r, "https://t.example/other?q=1"), "https://t.example/other");
+    // Issue 22: a path no pattern declares is not the rule's: its allowlist does not apply there.
+    assert.equal(applied(r, "https://t.example/other?q=1"), "https://t.example/other?q=1");
+    assert.equal(r.match(new URL("https://t.example/other?q=1")), false);
   });
 
   it("a pattern restricted to hosts applies only there", () => {

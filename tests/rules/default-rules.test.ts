@@ -30,18 +30,20 @@ describe("defaultRules", () => {
         "google-url-v2",
         "facebook-link-v1",
         "wayback-v1",
-        "youtube-v2",
-        "youtube-music-v1",
-        "amazon-v2",
-        "twitter-v1",
-        "instagram-v1",
-        "reddit-v1",
-        "linkedin-v1",
-        "github-v2",
+        "youtube-redirect-v1",
+        "youtube-v3",
+        "youtube-music-v2",
+        "amazon-v3",
+        "twitter-v2",
+        "instagram-v2",
+        "reddit-v2",
+        "linkedin-v2",
+        "github-v3",
+        "google-sheets-v1",
         "code-hosts-v1",
-        "tiktok-v1",
-        "medium-v1",
-        "hackernews-v1",
+        "tiktok-v2",
+        "medium-v2",
+        "hackernews-v2",
       ],
     );
     assert.ok(Object.isFrozen(defaultRules));
@@ -62,10 +64,20 @@ describe("defaultRules", () => {
     for (const rule of declared(defaultRules)) {
       // An exemption-only rule never matches by design (it must not hide a later rule).
       if (rule.declaration.unwrap !== undefined || rule.exemptOnly) continue;
+      const declared = rule.declaration.mirrorHosts;
+      const mirrors = declared === true ? rule.declaration.domains : declared;
       for (const host of rule.hosts.exact) {
-        const out = rule.apply(new URL(`http://${host}/some/path?x=1`));
+        const input = new URL(`http://${host}/some/path?x=1`);
+        const out = rule.apply(input);
         assert.ok(out instanceof URL, `${rule.name} rewrites in place`);
+        if ((rule.declaration.pathPatterns ?? []).length > 0 && !(mirrors ?? []).includes(host)) {
+          // Issue 22: a path the rule does not declare, on a host that is no mirror: untouched.
+          assert.equal(out, input, `${rule.name}: ${host}/some/path is not claimed`);
+          assert.equal(rule.match(input), false);
+          continue;
+        }
         assert.ok(rule.match(out), `${rule.name}: ${host} → ${out.href} is still claimed`);
+        assert.ok(out.search === "?x=1", `${rule.name}: an unknown path keeps its parameters`);
         if (rule.declaration.canonicalScheme === "https") assert.equal(out.protocol, "https:");
       }
     }
@@ -104,9 +116,9 @@ describe("defaultRules", () => {
     for (const host of shorteners) assert.equal(find(new URL(`https://${host}/abc`)), undefined, host);
   });
 
-  it("only GitHub keeps a fragment", () => {
+  it("only GitHub (#L10) and Google Sheets (#gid=) keep a fragment", () => {
     const keeping = defaultRules.filter((r) => r.keepFragment !== undefined).map((r) => r.name);
-    assert.deepEqual(keeping, ["github-v2"]);
+    assert.deepEqual(keeping, ["github-v3", "google-sheets-v1"]);
   });
 });
 
@@ -122,7 +134,7 @@ describe("createDefaultRules", () => {
     assert.equal(createDefaultRules({ amazonHost: "com" }), com, "built once");
     assert.deepEqual(
       com.map((r) => r.name),
-      defaultRules.map((r) => (r.name === "amazon-v2" ? "amazon-com-v2" : r.name)),
+      defaultRules.map((r) => (r.name === "amazon-v3" ? "amazon-com-v3" : r.name)),
     );
     assert.equal(
       normalize("https://amazon.de/dp/B07PHPXHQS", { rules: [...com] }),

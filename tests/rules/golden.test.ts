@@ -23,7 +23,7 @@ const files = readdirSync(dir)
 
 // Rule sets other than the defaults, by fixture file.
 const rulesFor: Record<string, readonly DomainRule[]> = {
-  "amazon-com-v2": createDefaultRules({ amazonHost: "com" }),
+  "amazon-com-v3": createDefaultRules({ amazonHost: "com" }),
 };
 
 // Each skip names the row and why it cannot pass yet; a skip whose row is gone fails the guard.

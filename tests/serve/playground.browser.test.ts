@@ -116,7 +116,7 @@ describe("the playground in Chromium", { timeout: 120_000 }, () => {
     await waitForText(page, "article.result h2.input", YOUTUBE);
     assert.equal(await card.locator("output.canonical").textContent(), expected.canonical);
     assert.equal(expected.canonical, "https://www.youtube.com/watch?v=dQw4w9WgXcQ");
-    assert.equal(await card.locator(".rule").textContent(), "youtube-v2");
+    assert.equal(await card.locator(".rule").textContent(), "youtube-v3");
     assert.deepEqual(await card.locator(".stripped li").allTextContents(), ["utm_source", "t"]);
 
     const rows = card.locator("tr.stage");
@@ -147,7 +147,7 @@ describe("the playground in Chromium", { timeout: 120_000 }, () => {
     assert.match((await generic.locator("del").allTextContents()).join(""), /utm_source=mail/);
     // The rule's row names the rule and marks what it added (https, and nothing of t=30 left).
     const rule = card.locator('tr[data-stage="rule"]');
-    assert.match((await rule.locator("th").textContent()) ?? "", /youtube-v2/);
+    assert.match((await rule.locator("th").textContent()) ?? "", /youtube-v3/);
     assert.match((await rule.locator("ins").allTextContents()).join(""), /s/);
     assert.match((await rule.locator("del").allTextContents()).join(""), /t=30/);
     // The final pass changes nothing here, and says so.

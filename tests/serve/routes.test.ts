@@ -43,7 +43,7 @@ describe("GET routes", () => {
       ruleApplied: e.ruleApplied,
       paramsStripped: e.paramsStripped,
     });
-    assert.equal(body.ruleApplied, "youtube-v2");
+    assert.equal(body.ruleApplied, "youtube-v3");
   });
 
   it("GET /v1/normalize takes every option as a query parameter", async () => {

@@ -5,7 +5,7 @@ import {
   resolveNormalizeOptions,
 } from "../../pipeline/resolve-normalize-options.js";
 import { createDefaultRules } from "../../rules/index.js";
-import { clearUrlsRules } from "../../rules-node/clear-urls-rules.js";
+import { clearUrlsLayer } from "../../rules-node/clear-urls-rules.js";
 import { UsageError } from "../io/io.js";
 import { type RulesFile, readRulesFile, rulesFromFile } from "./rules-flag.js";
 
@@ -157,15 +157,16 @@ export function normalizeOptionsFromRecipe(recipe: NormalizeRecipe): NormalizeOp
   } else if (recipe.rulesFile !== undefined) {
     options.rules = rulesFromFile(recipe.rulesFile, preset, amazonHost);
   } else if (values.rules === CLEARURLS) {
-    // The ClearURLs pack after the built-in rules (alone with rfc3986, which applies none): first
-    // match wins, so it acts only where no built-in rule claims the URL.
+    // The ClearURLs pack as a tracking layer (issue 22): it cleans after the built-in rule that
+    // claimed the URL instead of competing with it (with rfc3986 there are no rules).
     if (preset === "rfc3986" && amazonHost !== undefined)
       throw new UsageError(
         "--amazon-host picks among the built-in rules, which --preset rfc3986 does not apply",
       );
     const builtIn =
       preset === "rfc3986" ? [] : createDefaultRules(amazonHost === undefined ? undefined : { amazonHost });
-    options.rules = [...builtIn, ...clearUrlsRules()];
+    options.rules = builtIn;
+    options.trackingLayers = [clearUrlsLayer()];
   } else if (amazonHost !== undefined) {
     if (preset === "rfc3986") {
       throw new UsageError(

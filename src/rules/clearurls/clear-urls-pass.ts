@@ -178,6 +178,19 @@ function decodeTarget(captured: string): string {
   }
 }
 
+// A redirection's target must be an absolute web link. Some capture one without its scheme
+// (Google's `/amp/s/([^&]+)`: "www.bbc.co.uk/news/…", where `/s/` means https); read relative to
+// the wrapper it grew by one wrapper per round until the pipeline refused the link (issue 22).
+// A host-first target is read as https; anything else is no target and the provider cleans instead.
+const HOST_FIRST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?(?:[/?#]|$)/i;
+const WEB_SCHEME = /^https?:\/\//i;
+
+function absoluteTarget(target: string): string | undefined {
+  if (WEB_SCHEME.test(target)) return target;
+  if (HOST_FIRST.test(target)) return `https://${target}`;
+  return undefined;
+}
+
 /**
  * Runs the ClearURLs add-on's per-request logic over `href`, for the providers at `candidates`
  * (ascending), each tested on the URL as the providers before it left it: a provider whose
@@ -208,8 +221,9 @@ export function runClearUrls(
     // urlPattern and exceptions (48 regexes for globalRules, tried on every URL) never run.
     const cleansOnly = provider.redirections.length === 0 && !provider.complete;
     if (!cleansOnly && !providerMatches(provider, current)) continue;
-    const target = provider.redirections.length > 0 ? findRedirect(provider, current) : undefined;
-    if (target !== undefined) return { href: decodeTarget(target), acted: position, kind: "redirected" };
+    const found = provider.redirections.length > 0 ? findRedirect(provider, current) : undefined;
+    const target = found === undefined ? undefined : absoluteTarget(decodeTarget(found));
+    if (target !== undefined) return { href: target, acted: position, kind: "redirected" };
     if (provider.complete) return { href: current, acted: position, kind: "blocked" };
     let next = current;
     for (const raw of provider.rawRules) next = next.replace(raw, "");

@@ -1,4 +1,5 @@
 import { RuleError } from "../../errors/rule-error.js";
+import type { TrackingLayer } from "../../pipeline/tracking-layer.js";
 import type { DomainRule } from "../domain-rule.js";
 import { RULE_GROUP, type RuleGroup } from "../rule-group.js";
 import { type ClearUrlsOutcome, runClearUrls } from "./clear-urls-pass.js";
@@ -51,6 +52,12 @@ export interface ClearUrlsPack {
   readonly keyed: number;
   /** The add-on's whole pass over one URL string (no canonurl normalization around it). */
   clean(url: string): ClearUrlsOutcome;
+  /**
+   * The pack as a tracking layer (`trackingLayers: [pack.layer]`): after the rule that claimed a
+   * URL, it removes the query parameters the providers remove, and unwraps their redirections.
+   * It never claims a URL, blocks nothing, and ignores rawRules' edits of the path.
+   */
+  readonly layer: TrackingLayer;
 }
 
 interface Memo {
@@ -197,7 +204,21 @@ export function compileClearUrls(data: unknown, options: ClearUrlsOptions = {}):
     });
   });
 
+  const layer: TrackingLayer = Object.freeze({
+    name: "clearurls",
+    inspect(href: string) {
+      const outcome = evaluate(href);
+      if (outcome.kind === "redirected") return { unwrap: outcome.href };
+      if (outcome.kind !== "cleaned") return undefined;
+      // The names the providers removed from the query, counted: a name repeated in the input
+      // and kept once in the output was removed once, and is kept.
+      const gone = removedNames(href, outcome.href);
+      return gone.size === 0 ? undefined : { remove: (name: string) => gone.has(name) };
+    },
+  });
+
   return Object.freeze({
+    layer,
     rules: Object.freeze(rules),
     providers: entries.length,
     compiled: providers.length,
@@ -205,4 +226,27 @@ export function compileClearUrls(data: unknown, options: ClearUrlsOptions = {}):
     keyed: prefilter.keyed,
     clean: (url: string) => evaluateText(url),
   });
+}
+
+function queryNames(href: string): string[] {
+  const hashAt = href.indexOf("#");
+  const end = hashAt === -1 ? href.length : hashAt;
+  const q = href.indexOf("?");
+  if (q === -1 || q > end) return [];
+  return href
+    .slice(q + 1, end)
+    .split("&")
+    .filter((p) => p !== "")
+    .map((p) => {
+      const eq = p.indexOf("=");
+      return eq === -1 ? p : p.slice(0, eq);
+    });
+}
+
+// Names present in `before`'s query and absent from `after`'s: what the providers removed.
+function removedNames(before: string, after: string): Set<string> {
+  const left = new Set(queryNames(after));
+  const gone = new Set<string>();
+  for (const name of queryNames(before)) if (!left.has(name)) gone.add(name);
+  return gone;
 }

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { explain, hostScopedTrackingParams, normalize } from "../../src/index.js";
+import { hostTrackingNames } from "../../src/pipeline/host-tracking.js";
+
+// Issue 22, item 2: the global tier holds only names that are tracking wherever they appear; share
+// and campaign names are stripped only on their hosts.
+describe("the host-scoped tracking tier", () => {
+  it("strips si on YouTube and Spotify, on paths no rule knows, and keeps it elsewhere", () => {
+    assert.equal(
+      normalize("https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC?si=abc123"),
+      "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC",
+    );
+    assert.equal(
+      normalize("https://music.youtube.com/channel/UC1?si=x&view=0"),
+      "https://music.youtube.com/channel/UC1?view=0",
+    );
+    assert.equal(normalize("https://example.com/search?si=1&q=x"), "https://example.com/search?q=x&si=1");
+  });
+
+  it("strips igsh on Instagram only, source on Medium and its user subdomains only", () => {
+    assert.equal(
+      normalize("https://www.instagram.com/p/C1nNxSbsAzk/?igsh=ZDNlZDc0MzIxNw%3D%3D"),
+      "https://www.instagram.com/p/C1nNxSbsAzk/",
+    );
+    assert.equal(normalize("https://example.com/a?igsh=1"), "https://example.com/a?igsh=1");
+    assert.equal(
+      normalize("https://someone.medium.com/a-post-1a2b3c4d5e6f?source=rss----1"),
+      "https://someone.medium.com/a-post-1a2b3c4d5e6f",
+    );
+    // A diff's base revision on a review site is content (the issue's merge).
+    const a = normalize("https://review.example.org/c/123/2..3?source=1");
+    const b = normalize("https://review.example.org/c/123/2..3?source=2");
+    assert.notEqual(a, b);
+  });
+
+  it("a host covers its subdomains but not look-alikes", () => {
+    assert.deepEqual(hostTrackingNames("m.youtube.com"), hostTrackingNames("youtube.com"));
+    assert.equal(hostTrackingNames("notyoutube.com"), undefined);
+    assert.equal(hostTrackingNames("youtube.com.evil.test"), undefined);
+    assert.equal(normalize("https://notyoutube.com/a?si=1"), "https://notyoutube.com/a?si=1");
+  });
+
+  it("keepParams saves a host-tier name; explain lists what the tier removed", () => {
+    assert.equal(
+      normalize("https://open.spotify.com/track/1?si=a", { keepParams: ["si"] }),
+      "https://open.spotify.com/track/1?si=a",
+    );
+    assert.deepEqual(explain("https://open.spotify.com/track/1?si=a&utm_source=x").paramsStripped, [
+      "si",
+      "utm_source",
+    ]);
+  });
+
+  it("is off with stripTracking: false and in the rfc3986 preset", () => {
+    assert.equal(
+      normalize("https://open.spotify.com/track/1?si=a", { stripTracking: false }),
+      "https://open.spotify.com/track/1?si=a",
+    );
+    assert.equal(
+      normalize("https://open.spotify.com/track/1?si=a", { preset: "rfc3986" }),
+      "https://open.spotify.com/track/1?si=a",
+    );
+  });
+
+  it("every entry is listed with hosts, each a plain lowercase name", () => {
+    assert.ok(hostScopedTrackingParams.length >= 5);
+    for (const { name, hosts } of hostScopedTrackingParams) {
+      assert.ok(hosts.length > 0, name);
+      for (const h of hosts) assert.match(h, /^[a-z0-9-]+(\.[a-z0-9-]+)+$/, `${name}: ${h}`);
+      for (const h of hosts) assert.ok(hostTrackingNames(h)?.includes(name), `${name} on ${h}`);
+    }
+  });
+});
