@@ -51,6 +51,7 @@ Network mode:
 Output: one canonical URL per input line, in input order. A failed input prints an empty line
 on stdout and "index<TAB>input<TAB>code: message" on stderr. A closed stdout (| head) ends the
 run quietly with status 0.
-Exit status: 0 all inputs succeeded, 1 some failed, 2 usage error; 130/143 stopped by
+Exit status: 0 all inputs succeeded, 1 some failed, 2 usage error, 74 the output could not be
+written (a full disk: stderr names the input --resume continues from); 130/143 stopped by
 SIGINT/SIGTERM (the results written so far are complete lines: --resume continues there).
 `;
