@@ -3,6 +3,8 @@ import { isRuleError } from "../errors/guards.js";
 import { runCanonicalize } from "./commands/canonicalize-command.js";
 import { runClassify } from "./commands/classify-command.js";
 import { runExplain } from "./commands/explain-command.js";
+import { USAGE } from "./commands/usage.js";
+import { packageVersion } from "./commands/version.js";
 import {
   type CliIo,
   type ExitCode,
@@ -11,6 +13,7 @@ import {
   OutputClosedError,
   trackLines,
   UsageError,
+  writeOut,
 } from "./io/io.js";
 import { OutputWriteError } from "./io/output-write-error.js";
 import { cutStdoutFile } from "./io/stdout-file.js";
@@ -73,9 +76,18 @@ function reportOutputFailure(error: OutputWriteError, io: CliIo): 74 {
   return 74;
 }
 
+async function printText(io: CliIo, text: string): Promise<0> {
+  await writeOut(io.stdout, text);
+  return 0;
+}
+
 async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   try {
     const [first, ...rest] = argv;
+    // The words alone, as git and npm take them; no DNS, no cache file (issue 23). A URL that
+    // happens to be "help" is written with its scheme.
+    if (first === "help" && rest.length === 0) return await printText(io, USAGE);
+    if (first === "version" && rest.length === 0) return await printText(io, `${packageVersion()}\n`);
     if (first === "classify") return await runClassify(rest, io);
     if (first === "explain") return await runExplain(rest, io);
     // Loaded only for `serve`: Hono and the playground are no part of an offline run's start-up.

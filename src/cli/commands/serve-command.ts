@@ -4,9 +4,9 @@ import type { ClientOptions } from "../../resolve/types.js";
 import { type RunningServe, startServe } from "../../serve/start-serve.js";
 import { CACHE_FLAGS, cacheFromFlags } from "../flags/cache-flags.js";
 import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "../flags/network-flags.js";
-import { type CliIo, type ExitCode, UsageError } from "../io/io.js";
+import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
-import { USAGE } from "./usage.js";
+import { SERVE_USAGE } from "./usage.js";
 
 function integerFlag(value: string | undefined, flag: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
@@ -52,7 +52,7 @@ export async function runServe(
     },
   });
   if (values.help) {
-    io.stdout.write(USAGE);
+    await writeOut(io.stdout, SERVE_USAGE);
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got '${positionals[0]}'`);
