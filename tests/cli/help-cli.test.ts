@@ -71,6 +71,7 @@ describe("every subcommand has its own --help (issue 23)", () => {
         "--max-batch",
         "--max-in-flight",
         "--request-timeout",
+        "--drain-timeout",
         "--concurrency",
         "--host-concurrency",
         "--max-hops",

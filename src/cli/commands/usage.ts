@@ -108,6 +108,7 @@ Options:
   --max-in-flight N         requests at once; the next gets 429 (default 64)
   --request-timeout MS      deadline of one request, reading its body and writing its answer
                             included; a client that stops reading is cut off there (default 60000)
+  --drain-timeout MS        longest wait for requests in flight after SIGTERM (default 10000)
 ${NETWORK_HELP}  --cache FILE|redis://HOST:PORT[/DB]   resolution cache shared by every request (default:
                             SQLite in $XDG_CACHE_HOME/canonurl, else ~/.cache/canonurl)
   --no-cache                no cache
