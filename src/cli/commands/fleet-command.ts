@@ -7,10 +7,12 @@ import { outcomeOutput } from "../io/outcome-output.js";
 import { readInputs } from "../io/read-lines.js";
 import { overlongError, overlongInput } from "../io/report-failure.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
+import { FLEET_RESULTS_USAGE, FLEET_SUBMIT_USAGE, FLEET_USAGE, FLEET_WORK_USAGE } from "./usage.js";
 
 const COMMON = {
   redis: { type: "string" },
   queue: { type: "string" },
+  help: { type: "boolean", short: "h" },
 } as const;
 
 function integer(value: string | undefined, flag: string, min: number, max: number): number | undefined {
@@ -46,10 +48,14 @@ async function loadFleet() {
  */
 export async function runFleet(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const [sub, ...args] = argv;
+  if (sub === "--help" || sub === "-h" || sub === "help") {
+    await writeOut(io.stdout, FLEET_USAGE);
+    return 0;
+  }
   if (sub === "submit") return submit(args, io);
   if (sub === "work") return work(args, io);
   if (sub === "results") return results(args, io);
-  throw new UsageError("fleet needs a subcommand: submit, work or results");
+  throw new UsageError("fleet needs a subcommand: submit, work or results (see canonurl fleet --help)");
 }
 
 async function submit(args: readonly string[], io: CliIo): Promise<ExitCode> {
@@ -58,6 +64,10 @@ async function submit(args: readonly string[], io: CliIo): Promise<ExitCode> {
     allowPositionals: true,
     options: { ...COMMON, job: { type: "string" }, "chunk-size": { type: "string" } },
   });
+  if (values.help === true) {
+    await writeOut(io.stdout, FLEET_SUBMIT_USAGE);
+    return 0;
+  }
   if (positionals.length > 1) throw new UsageError("fleet submit takes one FILE (or - for stdin)");
   const file = positionals[0];
   const source = file === undefined || file === "-" ? io.stdin : createReadStream(file);
@@ -97,6 +107,10 @@ async function work(args: readonly string[], io: CliIo): Promise<ExitCode> {
       "stalled-interval": { type: "string" },
     },
   });
+  if (values.help === true) {
+    await writeOut(io.stdout, FLEET_WORK_USAGE);
+    return 0;
+  }
   const { options, concurrency } = networkOptionsFromFlags(values);
   const client: ClientOptions = { ...options, ...networkPolicyFromFlags(values) };
   const hostLimit = integer(values["host-concurrency"], "host-concurrency", 1, 10_000);
@@ -134,6 +148,10 @@ async function results(args: readonly string[], io: CliIo): Promise<ExitCode> {
     args: [...args],
     options: { ...COMMON, job: { type: "string" }, json: { type: "boolean" }, follow: { type: "boolean" } },
   });
+  if (values.help === true) {
+    await writeOut(io.stdout, FLEET_RESULTS_USAGE);
+    return 0;
+  }
   if (values.job === undefined) throw new UsageError("fleet results needs --job NAME");
   const fleet = (await loadFleet())({ redis: redisFlag(values.redis), queue: values.queue });
   let failed = false;
