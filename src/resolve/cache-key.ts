@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { keyVersion } from "../pipeline/key-version.js";
 import { canonicalWith } from "../pipeline/normalize.js";
 import { parseInput } from "../url/parse-input.js";
 import type { ResolvedClientOptions } from "./client-options.js";
@@ -34,6 +35,12 @@ export const CACHE_KEY_DECISIONS = {
   stripFragment: "key",
   rules: "key", // by name: a rule's name is versioned ("youtube-v1")
   defaultScheme: "key",
+  // Issue 22's options: each changes the URL a resolution ends on.
+  forceHttps: "key",
+  stripWWW: "key",
+  removeDirectoryIndex: "key",
+  removeSessionIds: "key",
+  trackingLayers: "key", // by name, as rules are
   maxHops: "key",
   maxBodyBytes: "key",
   allowedPorts: "key",
@@ -93,6 +100,14 @@ function optionsDigest(options: ResolvedClientOptions): string {
     stripFragment: n.stripFragment,
     rules: n.rules.map((rule) => rule.name),
     defaultScheme: n.defaultScheme,
+    forceHttps: n.forceHttps,
+    stripWWW: n.stripWWW,
+    removeDirectoryIndex: n.removeDirectoryIndex,
+    removeSessionIds: n.removeSessionIds,
+    trackingLayers: n.trackingLayers.map((layer) => layer.name),
+    // The built-in data (tracking tiers, host-scoped names) and the generic pass: a new keyVersion
+    // changes default outputs that no option above names, so it starts a new key space.
+    keyVersion,
     maxHops: options.maxHops,
     maxBodyBytes: options.maxBodyBytes,
     allowedPorts: options.allowedPorts,

@@ -43,6 +43,11 @@ describe("the cache key's decision table (issue 23)", () => {
       { headers: { "accept-language": "de" } },
       { canonicalLinks: "off" },
       { resolver: async () => ["127.0.0.1"] },
+      { forceHttps: true },
+      { stripWWW: true },
+      { removeDirectoryIndex: true },
+      { removeSessionIds: false },
+      { trackingLayers: [{ name: "pk", inspect: () => ({ remove: (n: string) => n.startsWith("pk_") }) }] },
     ];
     for (const options of keyed) assert.notEqual(keyOf(options), base, JSON.stringify(Object.keys(options)));
     const unkeyed: ClientOptions[] = [{ totalTimeoutMs: 5 }, { hostConcurrency: 1 }, { maxRetryAfterMs: 0 }];
