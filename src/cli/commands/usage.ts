@@ -19,6 +19,11 @@ Options:
                             results do not go to it)
   --workers N               offline: threads that canonicalize, the main one included (default
                             1); output stays in input order
+  --unique                  print each key once, in the order of its first input
+  --groups                  at the end, one NDJSON {key, count, inputs} per key, first-seen order
+  --max-keys N              with --unique or --groups: distinct keys held at most; one more stops
+                            the run with status 2 (default 1000000, about 180 MB)
+  --group-inputs N          with --groups: inputs listed per key, the rest only counted (default 100)
   --version                 print the version (also: canonurl version)
 
 Normalization (also after explain):
