@@ -23,7 +23,14 @@ describe("the playground's many-links grouping", () => {
   it("reads at most max lines and counts the rest", () => {
     const lines = Array.from({ length: 12_000 }, (_, i) => `https://a.test/${i % 10}`);
     let calls = 0;
-    const r = groupLinks(lines, (u) => (calls++, normalize(u)), 5_000);
+    const r = groupLinks(
+      lines,
+      (u) => {
+        calls++;
+        return normalize(u);
+      },
+      5_000,
+    );
     assert.equal(calls, 5_000);
     assert.equal(r.skipped, 7_000);
     assert.equal(r.groups.length, 10);
