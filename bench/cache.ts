@@ -13,8 +13,10 @@ import { createClient as createRedisClient } from "redis";
 import type { Cache, CacheEntry } from "../src/cache/cache.js";
 import { encodeEntry } from "../src/cache/entry-codec.js";
 import { memoryCache } from "../src/cache/memory-cache.js";
+import { nodeSqliteDriver } from "../src/cache/node-sqlite-driver.js";
 import { redisCache } from "../src/cache/redis-cache.js";
 import { sqliteCache } from "../src/cache/sqlite-cache.js";
+import type { SqliteDriverName } from "../src/cache/sqlite-driver.js";
 import { createCacheKeyer } from "../src/resolve/cache-key.js";
 import { copyFor } from "../src/resolve/cached-resolve.js";
 import { createClient } from "../src/resolve/client.js";
@@ -131,6 +133,15 @@ export async function benchCache(
   ];
   const backends = storesOf("backend");
   const [memory, sqlite, redis] = backends as [Cache, Cache, Cache];
+  // The SQLite cache on each library this Node has, by name (issue 21: node:sqlite against
+  // better-sqlite3, in one run). On Node 20 only better-sqlite3.
+  const drivers: SqliteDriverName[] =
+    nodeSqliteDriver() === undefined ? ["better-sqlite3"] : ["node:sqlite", "better-sqlite3"];
+  const byDriver = drivers.map((driver) => ({
+    driver,
+    cache: sqliteCache(join(dir, `${driver.replace(":", "-")}.sqlite`), { driver }),
+  }));
+  backends.push(...byDriver.map((d) => d.cache));
   const clientStores = storesOf("client");
   for (const cache of backends) for (const [k, e] of entries) await cache.set(k, e);
 
@@ -196,6 +207,9 @@ export async function benchCache(
     { name: "memoryCache get", get: (k) => memory.get(k) },
     { name: "bare lru-cache get", get: async (k) => lru.get(k) },
     { name: "sqliteCache get", get: (k) => sqlite.get(k) },
+    ...byDriver.map(
+      ({ driver, cache }): AsyncCase => ({ name: `sqliteCache get [${driver}]`, get: (k) => cache.get(k) }),
+    ),
     { name: "bare better-sqlite3 select", get: async (k) => select.get(k) },
     {
       name: "bare better-sqlite3 select + JSON.parse",

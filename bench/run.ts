@@ -79,7 +79,10 @@ async function cacheGroup(): Promise<void> {
       ["a caller's copy of a stored resolution alone", "bare lru-cache get"],
       ["sqliteCache client.resolve (hit)", "bare better-sqlite3 select + JSON.parse"],
       ["redisCache client.resolve (hit)", "bare node-redis GET + JSON.parse"],
+      ["sqliteCache get [node:sqlite]", "sqliteCache get [better-sqlite3]"],
+      ["sqliteCache get [node:sqlite]", "bare better-sqlite3 select + JSON.parse"],
     ] as const) {
+      if (!r.medians.has(ours)) continue; // node:sqlite: Node 22.13+ only
       console.log(`${ours} / ${bare}: ${(ns(ours) / ns(bare)).toFixed(2)}× the time`);
     }
   }

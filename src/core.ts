@@ -7,6 +7,7 @@ export { type SurtOptions, ssurt, surt } from "./archive/index.js";
 export type { UrlForm, UrlFormClass } from "./classify/index.js";
 export { classify, isAsciiHost } from "./classify/index.js";
 export * from "./errors/index.js";
+export { version } from "./generated/version.js";
 export {
   contextualTrackingParams,
   defaultTrackingParams,

@@ -8,10 +8,11 @@
 
 export { memoryCache } from "./cache/memory-cache.js";
 export { redisCache } from "./cache/redis-cache.js";
-export { sqliteCache } from "./cache/sqlite-cache.js";
+export { type SqliteCacheOptions, sqliteCache } from "./cache/sqlite-cache.js";
 export * from "./core.js";
 export { loadRules } from "./node/load-rules.js";
 export type { Cache, CacheEntry } from "./resolve/cache.js";
+export { CACHE_BYPASS_EVENT } from "./resolve/cache-bypass-event.js";
 export type { CachePolicyOptions } from "./resolve/cache-policy.js";
 export type { Client } from "./resolve/client.js";
 export type { PinnedTransport, PinnedTransportOptions } from "./resolve/http/pinned-transport.js";

@@ -77,7 +77,7 @@ export function redisCache(url: string, options?: RedisCacheOptions): Cache {
   const prefix = options?.prefix ?? "canonurl:";
   const timeoutMs = options?.timeoutMs ?? 1_000;
   const retainStaleMs = options?.retainStaleMs ?? DEFAULT_RETAIN_STALE_MS;
-  const { createClient } = loadOptional<{ createClient: CreateClient }>("redis");
+  const { createClient } = loadOptional<{ createClient: CreateClient }>("redis", "redisCache");
 
   let client: RedisClient | undefined;
   let ready: Promise<void> = Promise.resolve();

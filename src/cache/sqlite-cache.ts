@@ -1,4 +1,4 @@
-import type BetterSqlite3 from "better-sqlite3";
+import { betterSqlite3Driver } from "./better-sqlite3-driver.js";
 import { type Cache, type CacheEntry, type PeekableCache, peekEntry } from "./cache.js";
 import {
   checkOptions,
@@ -8,15 +8,59 @@ import {
   type StoreOptions,
 } from "./cache-options.js";
 import { decodeEntry, encodeEntry } from "./entry-codec.js";
-import { loadOptional } from "./load-optional.js";
+import { missingPeerError } from "./load-optional.js";
+import { nodeSqliteDriver } from "./node-sqlite-driver.js";
+import type { SqliteDatabase, SqliteDriver, SqliteDriverName, SqliteStatement } from "./sqlite-driver.js";
 import { storageKey } from "./storage-key.js";
 
 /** Options of {@link sqliteCache}. */
-export type SqliteCacheOptions = StoreOptions;
+export interface SqliteCacheOptions extends StoreOptions {
+  /**
+   * The SQLite library: the built-in `node:sqlite` (Node 22.13+), `better-sqlite3` (an optional
+   * peer dependency: `npm i better-sqlite3`), or `"auto"`: the built-in where the running Node
+   * has it, else better-sqlite3. Both store the same file format, so a file moves between them.
+   * @default "auto"
+   */
+  driver?: "auto" | SqliteDriverName;
+}
+
+const DRIVERS: readonly string[] = ["auto", "node:sqlite", "better-sqlite3"];
 
 /**
- * How long one statement waits for another process's write lock before it rejects. better-sqlite3
- * is synchronous, so the wait blocks this thread: kept short. Writes hold the lock for
+ * The SQLite library a {@link sqliteCache} with this `driver` option runs on, loaded now; throws
+ * the missing-peer Error (naming `npm i better-sqlite3`) when there is none.
+ *
+ * @example
+ * ```ts
+ * sqliteDriver("auto").name; // "node:sqlite" on Node 22.13+, "better-sqlite3" on Node 20
+ * ```
+ */
+export function sqliteDriver(driver: "auto" | SqliteDriverName = "auto"): SqliteDriver {
+  if (driver !== "better-sqlite3") {
+    const builtin = nodeSqliteDriver();
+    if (builtin !== undefined) return builtin;
+    if (driver === "node:sqlite") {
+      throw new Error(
+        `sqliteCache: this Node (${process.version}) has no node:sqlite (it needs 22.13 or later); use driver "better-sqlite3"`,
+      );
+    }
+  }
+  try {
+    return betterSqlite3Driver();
+  } catch (error) {
+    if (driver === "better-sqlite3") throw error;
+    throw missingPeerError(
+      "better-sqlite3",
+      "sqliteCache",
+      (error as Error).cause ?? error,
+      `sqliteCache needs node:sqlite (Node 22.13 or later) or the package better-sqlite3, and this Node (${process.version}) has neither`,
+    );
+  }
+}
+
+/**
+ * How long one statement waits for another process's write lock before it rejects. both SQLite
+ * libraries are synchronous, so the wait blocks this thread: kept short. Writes hold the lock for
  * microseconds (one row), so a wait this long means something is wrong, not busy.
  */
 export const SQLITE_BUSY_TIMEOUT_MS = 1_000;
@@ -26,10 +70,6 @@ const PRUNE_EVERY_SETS = 1_000;
 const PRUNE_EVERY_MS = 60_000;
 /** Rows one prune deletes at most: bounded work, and a bounded time holding the write lock. */
 const PRUNE_BATCH = 1_000;
-
-// Errors after which the file is looked at afresh on the next call (it may have been replaced or
-// repaired): the handle is dropped and reopened.
-const REOPEN_CODES = /^SQLITE_(CORRUPT|NOTADB|IOERR|CANTOPEN|READONLY)/;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS canonurl_entries (
@@ -41,17 +81,19 @@ CREATE INDEX IF NOT EXISTS canonurl_entries_expires_at ON canonurl_entries (expi
 `;
 
 interface Opened {
-  db: BetterSqlite3.Database;
-  get: BetterSqlite3.Statement<[string, number], string>;
-  put: BetterSqlite3.Statement<[string, string, number]>;
-  remove: BetterSqlite3.Statement<[string]>;
-  prune: BetterSqlite3.Statement<[number, number]>;
+  db: SqliteDatabase;
+  get: SqliteStatement;
+  put: SqliteStatement;
+  remove: SqliteStatement;
+  prune: SqliteStatement;
 }
 
 /**
- * A persistent cache in one SQLite file (better-sqlite3, WAL mode). Several processes on one
+ * A persistent cache in one SQLite file (WAL mode), on the built-in `node:sqlite` where the running
+ * Node has it (22.13+) and on better-sqlite3 where it does not (see {@link SqliteCacheOptions}). Several processes on one
  * machine may share the file (not over a network file system: WAL needs shared memory). The
- * better-sqlite3 module loads when this is called; the file opens on the first operation, so an
+ * SQLite library loads when this is called (a missing one throws an Error naming `npm i
+ * better-sqlite3`); the file opens on the first operation, so an
  * unreadable or corrupt file makes operations reject (a caller bypasses the cache), never this
  * call throw. After a corruption or I/O error the handle is reopened on the next call.
  * Entries are dropped `retainStaleMs` after `freshUntil`; expired rows are pruned, at most 1000 at
@@ -72,11 +114,14 @@ export function sqliteCache(path: string, options?: SqliteCacheOptions): Cache {
   checkOptions(
     "sqliteCache",
     options,
-    { retainStaleMs: isIntegerIn(0, Number.MAX_SAFE_INTEGER) },
-    { retainStaleMs: "an integer ≥ 0" },
+    {
+      retainStaleMs: isIntegerIn(0, Number.MAX_SAFE_INTEGER),
+      driver: (v) => typeof v === "string" && DRIVERS.includes(v),
+    },
+    { retainStaleMs: "an integer ≥ 0", driver: '"auto", "node:sqlite" or "better-sqlite3"' },
   );
   const retainStaleMs = options?.retainStaleMs ?? DEFAULT_RETAIN_STALE_MS;
-  const Database = loadOptional<typeof BetterSqlite3>("better-sqlite3");
+  const driver = sqliteDriver(options?.driver);
   let opened: Opened | undefined;
   let closed = false;
   let setsSincePrune = 0;
@@ -84,19 +129,15 @@ export function sqliteCache(path: string, options?: SqliteCacheOptions): Cache {
 
   function open(): Opened {
     if (opened !== undefined) return opened;
-    const db = new Database(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+    const db = driver.open(path, SQLITE_BUSY_TIMEOUT_MS);
     try {
-      db.pragma("journal_mode = WAL");
+      db.exec("PRAGMA journal_mode = WAL");
       // A cache may lose the last writes on power loss; it must not pay an fsync per set.
-      db.pragma("synchronous = NORMAL");
+      db.exec("PRAGMA synchronous = NORMAL");
       db.exec(SCHEMA);
       opened = {
         db,
-        get: db
-          .prepare<[string, number], string>(
-            "SELECT value FROM canonurl_entries WHERE key = ? AND expires_at > ?",
-          )
-          .pluck(),
+        get: db.prepare("SELECT value FROM canonurl_entries WHERE key = ? AND expires_at > ?"),
         put: db.prepare("INSERT OR REPLACE INTO canonurl_entries (key, value, expires_at) VALUES (?, ?, ?)"),
         remove: db.prepare("DELETE FROM canonurl_entries WHERE key = ?"),
         prune: db.prepare(
@@ -110,13 +151,13 @@ export function sqliteCache(path: string, options?: SqliteCacheOptions): Cache {
     }
   }
 
-  /** Runs one operation on the open file, now (better-sqlite3 is synchronous); throws on failure. */
+  /** Runs one operation on the open file, now (SQLite is synchronous here); throws on failure. */
   function runNow<T>(op: (o: Opened) => T): T {
     if (closed) throw new Error("sqliteCache: the cache is closed");
     try {
       return op(open());
     } catch (error) {
-      if (opened !== undefined && REOPEN_CODES.test(String((error as { code?: unknown }).code))) {
+      if (opened !== undefined && driver.isFileError(error)) {
         const stale = opened;
         opened = undefined;
         try {
@@ -142,8 +183,8 @@ export function sqliteCache(path: string, options?: SqliteCacheOptions): Cache {
   // get wraps it. A statement waiting on another process's lock blocks this thread either way.
   function peek(key: string): CacheEntry | undefined {
     return runNow((o) => {
-      const value = o.get.get(storageKey(key, true), Date.now());
-      return value === undefined ? undefined : decodeEntry(value);
+      const value = o.get.pluck(storageKey(key, true), Date.now());
+      return typeof value === "string" ? decodeEntry(value) : undefined;
     });
   }
 

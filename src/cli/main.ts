@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream";
+import { MISSING_PEER } from "../cache/load-optional.js";
 import { isRuleError } from "../errors/guards.js";
 import { runCanonicalize } from "./commands/canonicalize-command.js";
 import { runClassify } from "./commands/classify-command.js";
@@ -56,6 +57,12 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
         .map((p) => `  ${p.path === "" ? "(document)" : p.path}: ${p.message}\n`)
         .join("");
       io.stderr.write(`canonurl: invalid domain rules (${error.problems.length}):\n${problems}`);
+      return 2;
+    }
+    if ((error as { code?: unknown }).code === MISSING_PEER) {
+      // An optional peer dependency the command needs (redis, bullmq, better-sqlite3): the message
+      // names the package and the npm i command.
+      io.stderr.write(`${(error as Error).message}\n`);
       return 2;
     }
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {

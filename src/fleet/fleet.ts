@@ -1,9 +1,11 @@
-import { createNodeRedisClient, type Job, Queue, Worker } from "bullmq";
-import { createClient as createRedisClient, ErrorReply } from "redis";
+import type * as BullMQ from "bullmq";
+import type { Job } from "bullmq";
+import type * as NodeRedis from "redis";
 import { redisCache } from "../cache/redis-cache.js";
 import { createClient, createPinnedTransport } from "../resolve/lazy-client.js";
 import type { Outcome } from "../resolve/types.js";
 import { checkUrlLength } from "../url/max-url-length.js";
+import { fleetLibraries } from "./fleet-libraries.js";
 import { checkJobName, type FleetOptions, type FleetSettings, fleetSettings } from "./fleet-options.js";
 import { limitHosts } from "./host-limit.js";
 import { hostPrefix, jobKeys } from "./keys.js";
@@ -57,7 +59,7 @@ function tooLong(url: string): FailedInput | undefined {
   }
 }
 
-type Redis = ReturnType<typeof createRedisClient>;
+type Redis = ReturnType<typeof NodeRedis.createClient>;
 
 const MAX_CHUNK_SIZE = 10_000;
 /**
@@ -117,7 +119,7 @@ async function retryRead<T>(r: Redis, op: () => Promise<T>, signal?: AbortSignal
     try {
       return await op();
     } catch (error) {
-      if (error instanceof ErrorReply || !r.isOpen || signal?.aborted) throw error;
+      if (error instanceof fleetLibraries().redis.ErrorReply || !r.isOpen || signal?.aborted) throw error;
       failingSince ??= Date.now();
       if (Date.now() - failingSince > READ_RETRY_MS) throw error;
       await sleep(100, signal);
@@ -140,9 +142,14 @@ async function retryRead<T>(r: Redis, op: () => Promise<T>, signal?: AbortSignal
  */
 export function createFleet(options: FleetOptions): Fleet {
   const settings: FleetSettings = fleetSettings(options);
+  // bullmq and redis are optional peers: loaded here, and a missing one is an Error naming npm i.
+  const {
+    bullmq: { createNodeRedisClient, Queue, Worker },
+    redis: { createClient: createRedisClient },
+  } = fleetLibraries();
   let redis: Promise<Redis> | undefined;
   let redisTrouble = 0;
-  let queue: Queue | undefined;
+  let queue: BullMQ.Queue | undefined;
   const closers: (() => Promise<void>)[] = [];
 
   function commands(): Promise<Redis> {
@@ -170,7 +177,7 @@ export function createFleet(options: FleetOptions): Fleet {
     return createNodeRedisClient(raw);
   }
 
-  function getQueue(): Queue {
+  function getQueue(): BullMQ.Queue {
     if (queue === undefined) {
       const q = new Queue(settings.queue, { connection: connection() });
       q.on("error", () => {});

@@ -7,6 +7,7 @@ import { TimeoutError } from "../errors/timeout-error.js";
 import { UrlError } from "../errors/url-error.js";
 import { followAbort } from "./abort-fanout.js";
 import { type Cache, type CacheEntry, type PeekableCache, peekEntry } from "./cache.js";
+import { CACHE_BYPASS_EVENT } from "./cache-bypass-event.js";
 import { createCacheKeyer } from "./cache-key.js";
 import { failureTtlMs, isDeterministicFailure, type ResolvedCachePolicy, statusOf } from "./cache-policy.js";
 import { checkSignalArgument } from "./call-arguments.js";
@@ -194,6 +195,7 @@ export function createCachedResolver(
     failing = true;
     try {
       logger?.debug(`cache ${op} failed; resolving without the cache until it answers again`, {
+        event: CACHE_BYPASS_EVENT,
         error: String(error),
       });
     } catch {

@@ -9,6 +9,7 @@ import { sampleEntry } from "./sample-entry.js";
 interface Spec {
   backend: "sqlite" | "redis";
   target: string;
+  driver?: "node:sqlite" | "better-sqlite3";
   prefix?: string;
   op: "set" | "get" | "write-many" | "probe";
   key?: string;
@@ -20,7 +21,7 @@ interface Spec {
 const spec = JSON.parse(process.argv[2] ?? "{}") as Spec;
 const cache: Cache =
   spec.backend === "sqlite"
-    ? sqliteCache(spec.target)
+    ? sqliteCache(spec.target, spec.driver === undefined ? {} : { driver: spec.driver })
     : redisCache(spec.target, spec.prefix === undefined ? {} : { prefix: spec.prefix });
 
 async function settle(p: Promise<unknown>): Promise<string> {

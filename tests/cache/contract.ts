@@ -22,7 +22,7 @@ export interface CacheHarness {
   /** Every key in the store, as the store holds it (without the prefix). */
   rawKeys?(): Promise<string[]>;
   /** How another process opens the same store; absent for an in-process store. */
-  childSpec?: { backend: "sqlite" | "redis"; target: string; prefix?: string };
+  childSpec?: { backend: "sqlite" | "redis"; target: string; prefix?: string; driver?: string };
   dispose(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { fromRoot } from "../helpers/paths.js";
+import { HAS_NODE_SQLITE } from "./sqlite-drivers.js";
 
 // Runs in the child: which of the two clients are in the module cache after each step. Both are
 // CommonJS packages, so every load of them (require or import) lands in require.cache.
@@ -16,6 +17,7 @@ const loaded = () => {
   const files = Object.keys(require.cache);
   return {
     sqlite: files.some((f) => f.includes("/node_modules/better-sqlite3/")),
+    builtin: process.moduleLoadList.includes("NativeModule sqlite"),
     redis: files.some((f) => /\\/node_modules\\/(redis|@redis\\/client)\\//.test(f)),
   };
 };
@@ -34,7 +36,7 @@ await redis.close();
 process.stdout.write(JSON.stringify(steps));
 `;
 
-test("importing canonurl loads neither better-sqlite3 nor node-redis; creating each cache loads its own", () => {
+test("importing canonurl loads neither SQLite nor node-redis; creating each cache loads its own", () => {
   const entry = pathToFileURL(fromRoot("dist", "index.js")).href;
   // A path that is never opened: the factory loads the client, the file opens on first use.
   const out = execFileSync(
@@ -42,10 +44,12 @@ test("importing canonurl loads neither better-sqlite3 nor node-redis; creating e
     ["--input-type=module", "-e", probe, entry, fromRoot("build", "never-opened.sqlite")],
     { cwd: fromRoot(), encoding: "utf8", timeout: 30_000 },
   );
+  // Where the running Node has node:sqlite, sqliteCache uses it and never loads better-sqlite3.
+  const bs3 = !HAS_NODE_SQLITE;
   assert.deepEqual(JSON.parse(out), {
-    imported: { sqlite: false, redis: false },
-    memory: { sqlite: false, redis: false },
-    sqlite: { sqlite: true, redis: false },
-    redis: { sqlite: true, redis: true },
+    imported: { sqlite: false, builtin: false, redis: false },
+    memory: { sqlite: false, builtin: false, redis: false },
+    sqlite: { sqlite: bs3, builtin: !bs3, redis: false },
+    redis: { sqlite: bs3, builtin: !bs3, redis: true },
   });
 });

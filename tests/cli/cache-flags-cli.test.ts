@@ -117,6 +117,29 @@ describe("the resolution cache of network mode (the built binary)", () => {
     assert.equal((await run(["--cache", redis])).requests, 0);
   });
 
+  // A cache that cannot be used never fails the run, and never leaves it silent either: a user
+  // would believe reruns are cached when they are not (issue 21). One stderr line, not one per URL.
+  for (const [label, target] of [
+    ["a directory given as the file", () => mkdtempSync(join(tmpdir(), "canonurl-cachedir-"))],
+    ["a Redis server that is not there", () => "redis://127.0.0.1:1/0"],
+  ] as const) {
+    it(`--cache naming ${label}: the run succeeds and stderr says once that it is not cached`, async () => {
+      const where = target();
+      const before = server.requests;
+      const args = [...loopbackArgs(server.port, ["site.test"]), "--cache", where];
+      const r = await runCli(args, `${inputs.join("\n")}\n`);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.split("\n").length - 1, inputs.length);
+      assert.ok(server.requests - before >= 30, "every distinct URL was resolved");
+      const lines = r.stderr.split("\n").filter((l) => l !== "");
+      assert.equal(lines.length, 1, r.stderr);
+      assert.ok(
+        lines[0]?.startsWith(`canonurl: the cache (${where}) is not working, so this run is not cached: `),
+        r.stderr,
+      );
+    });
+  }
+
   it("--json says which answers came from the cache", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "canonurl-cachefile-")), "json.sqlite");
     const cold = await run(["--json", "--cache", file]);

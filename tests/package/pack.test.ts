@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { HAS_NODE_SQLITE } from "../cache/sqlite-drivers.js";
 import { fromRoot } from "../helpers/paths.js";
 import { type PackedProject, packAndInstall } from "./packed-project.js";
 
@@ -21,10 +22,44 @@ function filesUnder(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) continue; // node_modules/.bin links; their targets are walked anyway
+    if (stat.isDirectory()) out.push(...filesUnder(path));
     else out.push(path);
   }
   return out;
+}
+
+// The directory of every installed package (node_modules/x, node_modules/@s/x, nested ones too).
+function packageDirs(nodeModules: string): string[] {
+  const out: string[] = [];
+  if (!existsSync(nodeModules)) return out;
+  for (const name of readdirSync(nodeModules)) {
+    if (name.startsWith(".")) continue;
+    const path = join(nodeModules, name);
+    if (name.startsWith("@")) {
+      for (const inner of readdirSync(path)) out.push(...packageAt(join(path, inner)));
+    } else out.push(...packageAt(path));
+  }
+  return out;
+}
+
+function packageAt(dir: string): string[] {
+  if (!existsSync(join(dir, "package.json"))) return [];
+  return [dir, ...packageDirs(join(dir, "node_modules"))];
+}
+
+// What the files hold (`du --apparent-size`) and what they take on disk (`du`: whole blocks, 4 KiB
+// for each of the ~2000 small files; the larger figure, and the one a user sees).
+function sizeOf(dir: string): { bytes: number; disk: number } {
+  let bytes = 0;
+  let disk = 0;
+  for (const f of filesUnder(dir)) {
+    const stat = statSync(f);
+    bytes += stat.size;
+    disk += Math.max(stat.size, stat.blocks * 512);
+  }
+  return { bytes, disk };
 }
 
 function run(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
@@ -167,34 +202,231 @@ console.log(JSON.stringify([
     ]);
   });
 
-  it("without a built better-sqlite3 (installed with scripts off) only sqliteCache fails, and says why", () => {
-    const binding = join(
-      packed.project,
-      "node_modules",
-      "better-sqlite3",
-      "build",
-      "Release",
-      "better_sqlite3.node",
+  it("a lean install: at most 26 packages and 24 MB, no install script, no native file; scripts on or off alike", (t) => {
+    const packages = packageDirs(join(packed.project, "node_modules"));
+    const { bytes, disk } = sizeOf(join(packed.project, "node_modules"));
+    t.diagnostic(
+      `installed: ${packages.length} packages, ${(bytes / 2 ** 20).toFixed(1)} MiB of files, ${(disk / 2 ** 20).toFixed(1)} MiB on disk; npm ci took ${Math.round(packed.installMs)} ms (scripts off), ${Math.round(packed.installWithScriptsMs)} ms (scripts on)`,
     );
-    assert.equal(existsSync(binding), false, "the consumer was meant to stand for a failed native build");
+    // Issue 21 found 78 packages and 77 MB, and a compile of SQLite from source at install.
+    assert.ok(
+      packages.length <= 26,
+      `${packages.length} packages: ${packages.map((p) => relative(packed.project, p)).join(" ")}`,
+    );
+    assert.ok(packages.length >= 10, "the walk found the dependencies");
+    assert.ok(disk <= 24 * 2 ** 20, `node_modules takes ${disk} bytes on disk (${bytes} in its files)`);
+    for (const peer of ["better-sqlite3", "redis", "@redis/client", "bullmq", "ioredis"])
+      assert.equal(existsSync(join(packed.project, "node_modules", peer)), false, `${peer} was installed`);
+    const withHooks: string[] = [];
+    for (const dir of packages) {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        scripts?: Record<string, string>;
+        gypfile?: boolean;
+      };
+      const hooks = Object.keys(pkg.scripts ?? {}).filter((s) =>
+        ["preinstall", "install", "postinstall"].includes(s),
+      );
+      // npm runs `node-gyp rebuild` for a package with a binding.gyp even without an install script.
+      if (hooks.length > 0 || pkg.gypfile === true || existsSync(join(dir, "binding.gyp")))
+        withHooks.push(relative(packed.project, dir));
+    }
+    assert.deepEqual(withHooks, [], "these run something at install");
+    const native = filesUnder(join(packed.project, "node_modules")).filter((f) => f.endsWith(".node"));
+    assert.deepEqual(native, [], "native addons in the tree");
+    const tree = (root: string) =>
+      filesUnder(join(root, "node_modules"))
+        .filter((f) => !f.includes(`${join("node_modules", ".package-lock.json")}`))
+        .map((f) => `${relative(root, f)} ${statSync(f).size}`)
+        .sort();
+    assert.deepEqual(
+      tree(packed.withScripts),
+      tree(packed.project),
+      "npm i with scripts on installed another tree",
+    );
+  });
+
+  it("publint --strict and attw --profile esm-only find nothing; node10 finds the types of every entry", () => {
+    const publint = run(
+      [fromRoot("node_modules", "publint", "src", "cli.js"), "--strict", packed.tarball],
+      packed.dir,
+    );
+    assert.equal(publint.status, 0, publint.stdout + publint.stderr);
+    assert.match(publint.stdout, /All good!/);
+    const attwBin = fromRoot("node_modules", "@arethetypeswrong", "cli", "dist", "index.js");
+    const attw = run([attwBin, "--profile", "esm-only", packed.tarball], packed.dir);
+    assert.equal(attw.status, 0, attw.stdout + attw.stderr);
+    const json = run([attwBin, "--profile", "esm-only", "--format", "json", packed.tarball], packed.dir);
+    const report = JSON.parse(json.stdout) as {
+      analysis: {
+        entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName?: string } }> }>;
+      };
+      problems: Record<string, { resolutionKind: string; entrypoint: string }[]>;
+    };
+    const entries = Object.keys(report.analysis.entrypoints);
+    assert.deepEqual(entries.sort(), [".", "./core", "./fleet", "./package.json"]);
+    for (const entry of entries.filter((e) => e !== "./package.json")) {
+      const node10 = report.analysis.entrypoints[entry]?.resolutions.node10?.resolution?.fileName;
+      assert.match(String(node10), /\.d\.ts$/, `node10 resolves no types for ${entry}`);
+    }
+    // The one kind left is the esm-only profile's ignored one: require() from CommonJS of an ESM package.
+    const problems = Object.values(report.problems).flat();
+    assert.deepEqual(
+      problems.filter((p) => p.resolutionKind !== "node16-cjs"),
+      [],
+      JSON.stringify(problems),
+    );
+  });
+
+  it("package.json: repository, homepage, bugs, a licence covering the shipped data, a changelog, version", () => {
+    const pkg = JSON.parse(readFileSync(join(packed.extracted, "package.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    assert.match(
+      String((pkg.repository as { url?: string }).url),
+      /^git\+https:\/\/github\.com\/canonurl\/canonurl\.git$/,
+    );
+    assert.match(String(pkg.homepage), /^https:\/\/github\.com\/canonurl\/canonurl/);
+    assert.match(
+      String((pkg.bugs as { url?: string }).url),
+      /^https:\/\/github\.com\/canonurl\/canonurl\/issues$/,
+    );
+    // The tarball ships the ClearURLs list, LGPL-3.0 (data/clearurls/SOURCE.md); the field must say so.
+    assert.ok(packed.files.some((f) => f.path === "data/clearurls/data.min.json"));
+    assert.equal(pkg.license, "MIT AND LGPL-3.0-only");
+    assert.deepEqual(Object.keys(pkg.peerDependencies as object).sort(), [
+      "better-sqlite3",
+      "bullmq",
+      "redis",
+    ]);
+    for (const peer of Object.values(pkg.peerDependenciesMeta as Record<string, { optional?: boolean }>))
+      assert.equal(peer.optional, true);
+    for (const name of Object.keys(pkg.peerDependencies as object))
+      assert.equal(
+        (pkg.dependencies as Record<string, string>)[name],
+        undefined,
+        `${name} is still a dependency`,
+      );
+    const changelog = readFileSync(join(packed.extracted, "CHANGELOG.md"), "utf8");
+    assert.match(changelog, /^## \[Unreleased\]$/m);
+    assert.match(changelog, /keepachangelog\.com/);
+    // Links in the README that the registry page cannot follow: relative ones to files.
+    const readme = readFileSync(join(packed.extracted, "README.md"), "utf8");
+    const relativeLinks = [...readme.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)]
+      .map((m) => m[1] ?? "")
+      .filter((href) => !/^[a-z]+:/i.test(href));
+    assert.deepEqual(relativeLinks, [], "relative links break on the registry page");
+    const repoLinks = [
+      ...readme.matchAll(/https:\/\/github\.com\/canonurl\/canonurl\/blob\/main\/([^)#\s]+)/g),
+    ];
+    assert.ok(repoLinks.length >= 10);
+    for (const [, path] of repoLinks)
+      assert.ok(existsSync(fromRoot(path ?? "")), `the README links to ${path}, which the repository lacks`);
+    const version = run(
+      [
+        "--input-type=module",
+        "-e",
+        `const a = await import("canonurl"); const b = await import("canonurl/core"); console.log(a.version, b.version);`,
+      ],
+      packed.project,
+    );
+    assert.equal(version.stdout, `${pkg.version} ${pkg.version}\n`, version.stderr);
+  });
+
+  it("a missing optional peer is an Error naming npm i, from the factory that needs it; the CLI exits 2 with it", () => {
     const r = run(
       [
         "--input-type=module",
         "-e",
-        `const { normalize, memoryCache, sqliteCache } = await import("canonurl");
+        `const { normalize, memoryCache, sqliteCache, redisCache } = await import("canonurl");
+const { createFleet } = await import("canonurl/fleet");
 const memory = memoryCache();
 await memory.set("k", { outcome: { ok: false, error: { code: "timeout", message: "m" } }, storedAt: 0, freshUntil: Date.now() + 60000 });
-let failure = "none";
-try { await sqliteCache("c.sqlite").get("k"); } catch (e) { failure = String(e.message); }
-console.log(JSON.stringify([normalize("http://A.example/?utm_source=x"), (await memory.get("k")).outcome.error.code, failure]));`,
+const failure = (f) => { try { f(); return "none"; } catch (e) { return e.code + " " + e.message; } };
+let sqlite;
+try {
+  const cache = sqliteCache("c.sqlite");
+  await cache.set("k", { outcome: { ok: false, error: { code: "timeout", message: "m" } }, storedAt: Date.now(), freshUntil: Date.now() + 60000 });
+  sqlite = "works " + (await cache.get("k")).outcome.error.code;
+  await cache.close();
+} catch (e) { sqlite = e.code + " " + e.message; }
+console.log(JSON.stringify([
+  normalize("http://A.example/?utm_source=x"),
+  (await memory.get("k")).outcome.error.code,
+  sqlite,
+  failure(() => redisCache("redis://127.0.0.1:1/0")),
+  failure(() => createFleet({ redis: "redis://127.0.0.1:1/0" })),
+]));`,
       ],
       packed.project,
     );
     assert.equal(r.status, 0, r.stderr);
-    const [url, code, failure] = JSON.parse(r.stdout) as string[];
+    assert.equal(r.stderr, "");
+    const [url, code, sqlite, redis, fleet] = JSON.parse(r.stdout) as string[];
     assert.equal(url, "http://a.example/");
     assert.equal(code, "timeout");
-    assert.match(String(failure), /better_sqlite3\.node|better-sqlite3/);
+    if (HAS_NODE_SQLITE)
+      assert.equal(sqlite, "works timeout", "node:sqlite serves sqliteCache with no addon");
+    else
+      assert.match(
+        String(sqlite),
+        /^ERR_CANONURL_MISSING_PEER canonurl: sqliteCache needs node:sqlite .* npm i better-sqlite3$/,
+      );
+    assert.match(
+      String(redis),
+      /^ERR_CANONURL_MISSING_PEER canonurl: redisCache needs the package redis.*; install it with: npm i redis$/,
+    );
+    assert.match(String(fleet), /^ERR_CANONURL_MISSING_PEER .*missing: bullmq, redis.*npm i bullmq redis$/);
+
+    // The CLI, on a .test host sent to a loopback port nobody listens on (nothing else is allowed).
+    const net = [
+      "--resolve",
+      "nobody.test:127.0.0.1",
+      "--allow-network",
+      "127.0.0.1/32",
+      "--allowed-port",
+      "1",
+      "--timeout",
+      "2000",
+    ];
+    const bin = join(packed.project, "node_modules", ".bin", "canonurl");
+    const cli = run(
+      [bin, ...net, "--cache", "redis://127.0.0.1:1/0", "http://nobody.test:1/"],
+      packed.project,
+    );
+    assert.equal(cli.status, 2, cli.stderr);
+    assert.equal(cli.stdout, "");
+    assert.match(
+      cli.stderr,
+      /^canonurl: redisCache needs the package redis.*; install it with: npm i redis\n$/,
+    );
+    const fleetCli = run([bin, "fleet", "work", "--redis", "redis://127.0.0.1:1/0"], packed.project);
+    assert.equal(fleetCli.status, 2, fleetCli.stderr);
+    assert.match(fleetCli.stderr, /npm i bullmq redis\n$/);
+    // The default cache: node:sqlite where Node has it, else a memory cache and one line saying so.
+    const xdg = join(packed.dir, "xdg");
+    const env = { ...process.env, XDG_CACHE_HOME: xdg };
+    const defaults = spawnSync(
+      process.execPath,
+      [bin, ...net, "http://nobody.test:1/a", "http://nobody.test:1/b"],
+      {
+        cwd: packed.project,
+        env,
+        encoding: "utf8",
+      },
+    );
+    assert.equal(defaults.status, 1, defaults.stderr); // nobody answers: both inputs fail
+    const notes = defaults.stderr.split("\n").filter((l) => l.startsWith("canonurl: no SQLite"));
+    if (HAS_NODE_SQLITE) {
+      assert.deepEqual(notes, []);
+      assert.ok(existsSync(join(xdg, "canonurl", "resolutions.sqlite")), "the default cache file was opened");
+    } else {
+      assert.equal(notes.length, 1, defaults.stderr);
+      assert.match(
+        notes[0] ?? "",
+        /in memory for this run only; to keep them between runs: npm i better-sqlite3, or use Node 22\.13\+$/,
+      );
+    }
   });
 
   it("the installed bin runs the README's first command offline", () => {

@@ -17,8 +17,13 @@ export interface PackedProject {
   files: PackedFile[];
   /** The tarball's contents, extracted (`package/…` stripped). */
   extracted: string;
-  /** The consumer project, with canonurl installed from the tarball. */
+  /** The consumer project, with canonurl installed from the tarball (`npm ci --ignore-scripts`). */
   project: string;
+  /** A second consumer, installed with lifecycle scripts on. */
+  withScripts: string;
+  /** Wall time of each install, for the record (never asserted: see bench/). */
+  installMs: number;
+  installWithScriptsMs: number;
 }
 
 // A child npm must not inherit the settings of the `npm test` that runs us (npm_config_*,
@@ -78,27 +83,10 @@ function runtimeLockEntries(): Record<string, LockEntry> {
   return out;
 }
 
-/**
- * Packs the built repository (`npm pack --ignore-scripts`: `npm test` has built dist/ already, and
- * a second build would rewrite dist/ under tests running beside this one), extracts the tarball and
- * installs it, offline and without lifecycle scripts, into a new project.
- */
-export function packAndInstall(): PackedProject {
-  const dir = mkdtempSync(join(tmpdir(), "canonurl-pack-"));
-  const listing = JSON.parse(
-    npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], fromRoot()),
-  ) as { filename: string; files: PackedFile[] }[];
-  const packed = listing[0];
-  if (packed === undefined) throw new Error("npm pack listed nothing");
-  const tarball = join(dir, packed.filename);
-  const extracted = join(dir, "extracted");
-  mkdirSync(extracted);
-  execFileSync("tar", ["-xzf", tarball, "-C", extracted, "--strip-components=1"]);
-
-  const project = join(dir, "project");
+/** Writes a consumer project of the tarball (package.json and a lock file) into `project`. */
+function writeConsumer(project: string, filename: string, pkg: Record<string, unknown>): void {
   mkdirSync(project);
-  const pkg = JSON.parse(readFileSync(join(extracted, "package.json"), "utf8")) as Record<string, unknown>;
-  const spec = `file:../${packed.filename}`;
+  const spec = `file:../${filename}`;
   writeFileSync(
     join(project, "package.json"),
     JSON.stringify({ name: "consumer", private: true, dependencies: { canonurl: spec } }),
@@ -116,6 +104,8 @@ export function packAndInstall(): PackedProject {
           resolved: spec,
           license: pkg.license,
           dependencies: pkg.dependencies,
+          peerDependencies: pkg.peerDependencies,
+          peerDependenciesMeta: pkg.peerDependenciesMeta,
           bin: pkg.bin,
           engines: pkg.engines,
         },
@@ -123,17 +113,56 @@ export function packAndInstall(): PackedProject {
       },
     }),
   );
+}
+
+/**
+ * Packs the built repository (`npm pack --ignore-scripts`: `npm test` has built dist/ already, and
+ * a second build would rewrite dist/ under tests running beside this one), extracts the tarball and
+ * installs it, offline and without lifecycle scripts, into a new project.
+ */
+export function packAndInstall(): PackedProject {
+  const dir = mkdtempSync(join(tmpdir(), "canonurl-pack-"));
+  const listing = JSON.parse(
+    npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], fromRoot()),
+  ) as { filename: string; files: PackedFile[] }[];
+  const packed = listing[0];
+  if (packed === undefined) throw new Error("npm pack listed nothing");
+  const tarball = join(dir, packed.filename);
+  const extracted = join(dir, "extracted");
+  mkdirSync(extracted);
+  execFileSync("tar", ["-xzf", tarball, "-C", extracted, "--strip-components=1"]);
+  let installMs = 0;
+  let installWithScriptsMs = 0;
+
+  const pkg = JSON.parse(readFileSync(join(extracted, "package.json"), "utf8")) as Record<string, unknown>;
+  const project = join(dir, "project");
+  writeConsumer(project, packed.filename, pkg);
+  // The same install with lifecycle scripts on, as a user types it: it must give the same tree.
+  const withScripts = join(dir, "with-scripts");
+  writeConsumer(withScripts, packed.filename, pkg);
   try {
-    // Lifecycle scripts off: canonurl has none (pack.test.ts pins that), and with them on
-    // better-sqlite3's install compiles SQLite from source when it cannot download a prebuilt
-    // binary (offline here): about 100 s of CI per Node version for a dependency's build, not ours.
-    // The consumer thus also stands for a user whose native build failed: every check below runs
-    // without a loadable better-sqlite3, which only sqliteCache needs (it loads on first use).
+    // From the npm cache only (offline), once with lifecycle scripts off and once with them on:
+    // no dependency has an install script or a native build (pack.test.ts checks the tree), so
+    // both give the same tree, and neither needs a compiler or the network.
+    let started = performance.now();
     npm(["ci", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"], project);
+    installMs = performance.now() - started;
+    started = performance.now();
+    npm(["ci", "--offline", "--no-audit", "--no-fund"], withScripts);
+    installWithScriptsMs = performance.now() - started;
   } catch (error) {
     throw new Error(
       `installing the tarball offline failed; the npm cache must hold the dependencies (run \`npm ci\` in the repository first): ${(error as Error).message}`,
     );
   }
-  return { dir, tarball, files: packed.files, extracted, project };
+  return {
+    dir,
+    tarball,
+    files: packed.files,
+    extracted,
+    project,
+    withScripts,
+    installMs,
+    installWithScriptsMs,
+  };
 }

@@ -117,6 +117,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
         const inputs = lines(skipLines(readInputBatches(positionals, io.stdin), base));
         const client: ClientOptions = { ...options, ...network.options, ...policy };
         if (cached?.cache !== undefined) client.cache = cached.cache;
+        if (cached?.logger !== undefined) client.logger = cached.logger;
         if (cached?.hostConcurrency !== undefined) client.hostConcurrency = cached.hostConcurrency;
         return await runNetworkMode(inputs, client, flags, out, process, run);
       }

@@ -72,10 +72,11 @@ export async function runServe(
   // The cache flags mean what they mean for the command line; a service that cannot resolve
   // opens no cache (and creates no file).
   const allowResolve = values["allow-resolve"] === true;
-  const { cache, hostConcurrency } = allowResolve
+  const { cache, hostConcurrency, logger } = allowResolve
     ? await cacheFromFlags(values, process.env, (m) => io.stderr.write(m))
-    : { cache: undefined, hostConcurrency: undefined };
+    : { cache: undefined, hostConcurrency: undefined, logger: undefined };
   if (cache !== undefined) client.cache = cache;
+  if (logger !== undefined) client.logger = logger;
   if (hostConcurrency !== undefined)
     (client as { hostConcurrency?: number }).hostConcurrency = hostConcurrency;
   // Checked once here: a bad combination is a usage error at start, not a 400 on every request.

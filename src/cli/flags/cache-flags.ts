@@ -3,6 +3,8 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { ParseArgsConfig } from "node:util";
 import type { Cache } from "../../cache/cache.js";
+import { MISSING_PEER } from "../../cache/load-optional.js";
+import { CACHE_BYPASS_EVENT } from "../../resolve/cache-bypass-event.js";
 import { UsageError } from "../io/io.js";
 
 /**
@@ -56,6 +58,8 @@ export interface CacheChoice {
   where: string | undefined;
   /** Politeness: requests in flight per host, when given. */
   hostConcurrency?: number;
+  /** The client's logger: the first time the cache is bypassed (it failed), one line through `warn`. */
+  logger?: { debug(message: string, data?: object): void };
 }
 
 /**
@@ -64,7 +68,10 @@ export interface CacheChoice {
  * `--refresh` wraps it so that only entries stored by this run are read: the run resolves every
  * URL anew (once) and leaves the cache up to date. The store's client library loads only
  * here, so offline runs never pay for it. A default directory that cannot be created is not an
- * error: the run goes on without a cache and `warn` says why once.
+ * error: the run goes on without a cache and `warn` says why once. Nor is a Node with no SQLite
+ * library for the default cache (Node 20 without better-sqlite3): `warn` says once how to get one
+ * and the run uses a memory cache. A store named with `--cache` whose library is missing throws
+ * the missing-peer Error (its message names `npm i …`; the CLI exits 2 with it).
  *
  * @example
  * ```ts
@@ -109,11 +116,36 @@ export async function cacheFromFlags(
       path = join(dir, DEFAULT_CACHE_FILE);
     }
     const { sqliteCache } = await import("../../cache/sqlite-cache.js");
-    cache = sqliteCache(path);
-    choice.where = path;
+    try {
+      cache = sqliteCache(path);
+      choice.where = path;
+    } catch (error) {
+      if (values.cache !== undefined || (error as { code?: unknown }).code !== MISSING_PEER) throw error;
+      warn(
+        `canonurl: no SQLite on Node ${process.version} (node:sqlite needs 22.13+), so resolutions are cached in memory for this run only; to keep them between runs: npm i better-sqlite3, or use Node 22.13+\n`,
+      );
+      const { memoryCache } = await import("../../cache/memory-cache.js");
+      cache = memoryCache();
+      choice.where = "memory";
+    }
   }
   choice.cache = values.refresh === true ? refreshing(cache) : cache;
+  choice.logger = bypassReporter(choice.where ?? "", warn);
   return choice;
+}
+
+// A cache that fails never fails a run, so without this line a user would believe reruns are
+// cached when they are not (issue 21). Once per run: an outage that comes and goes is one story.
+function bypassReporter(where: string, warn: (message: string) => void): NonNullable<CacheChoice["logger"]> {
+  let told = false;
+  return {
+    debug(_message, data) {
+      if (told || (data as { event?: unknown } | undefined)?.event !== CACHE_BYPASS_EVENT) return;
+      told = true;
+      const error = (data as { error?: unknown }).error;
+      warn(`canonurl: the cache (${where}) is not working, so this run is not cached: ${String(error)}\n`);
+    },
+  };
 }
 
 // --refresh: a cache that answers only with entries stored since this run started, so every URL
