@@ -58,8 +58,9 @@ describe("the shipped ClearURLs snapshot", () => {
   const GOLDEN: [string, string, string | null][] = [
     [
       "https://www.ebay.com/itm/123456789012?_trkparms=amclksrc%3DITM&_trksid=p2047675&hash=item1cbe&amdata=enc%3A1",
-      "https://www.ebay.com/itm/123456789012?amdata=enc%3A1",
-      "clearurls:ebay",
+      // eBay's amdata and hash are host-scoped tracking (issue 22 part 2): nothing is left to claim.
+      "https://www.ebay.com/itm/123456789012",
+      null,
     ],
     [
       "https://www.bing.com/search?q=canonical+urls&form=QBLH&sp=-1&pq=canonical+url&sc=10-13&qs=n&sk=&cvid=8A1B",
@@ -69,7 +70,8 @@ describe("the shipped ClearURLs snapshot", () => {
     [
       "https://www.aliexpress.com/item/1005001234567890.html?spm=a2g0o.productlist.0.0&algo_pvid=abc&algo_expid=def&btsid=0b0a&ws_ab_test=searchweb0_0",
       "https://www.aliexpress.com/item/1005001234567890.html",
-      "clearurls:globalRules",
+      // spm and algo_pvid are host-scoped on AliExpress (issue 22 part 2): the provider claims what is left.
+      "clearurls:aliexpress",
     ],
     [
       "https://www.netflix.com/title/80057281?trackId=255824129&tctx=0%2C0%2C",
@@ -79,7 +81,7 @@ describe("the shipped ClearURLs snapshot", () => {
     [
       "https://www.imdb.com/title/tt0111161/?ref_=nv_sr_srsg_0&pf_rd_m=A2FGELUUNOQJNL&pf_rd_p=1",
       "https://www.imdb.com/title/tt0111161",
-      "clearurls:globalRules",
+      "clearurls:imdb.com",
     ],
     [
       "https://www.walmart.com/ip/Some-Item/123456?athcpid=123&athpgid=AthenaItempage&athznid=ItemCarousel&athieid=v0",
@@ -88,8 +90,9 @@ describe("the shipped ClearURLs snapshot", () => {
     ],
     [
       "https://www.nytimes.com/2025/01/01/world/story.html?smid=tw-nytimes&smtyp=cur&campaign_id=9&emc=edit_nn",
-      "https://www.nytimes.com/2025/01/01/world/story.html?campaign_id=9&smtyp=cur",
-      "clearurls:globalRules",
+      // NYT's share and newsletter names are host-scoped (issue 22 part 2): nothing is left to claim.
+      "https://www.nytimes.com/2025/01/01/world/story.html",
+      null,
     ],
     [
       "https://disq.us/url?url=https%3A%2F%2Fblog.example.com%2Fpost%3A4rT&cuid=123",
@@ -173,17 +176,18 @@ describe("the shipped ClearURLs snapshot", () => {
     ],
     [
       "https://m.facebook.com/story.php?story_fbid=1&id=2&__tn__=%2As-R",
+      // __tn__ is global tracking (issue 22 part 2): nothing is left for the provider.
       "https://m.facebook.com/story.php?id=2&story_fbid=1",
-      "clearurls:facebook",
+      null,
     ],
     [
       "https://www.linkedin.com/jobs/view/123/?refId=abc&trackingId=xyz",
-      "https://www.linkedin.com/jobs/view/123?refId=abc&trackingId=xyz",
+      "https://www.linkedin.com/jobs/view/123",
       "linkedin-v2",
     ],
     [
       "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC?si=abc123&context=x",
-      "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC?context=x",
+      "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC",
       null,
     ],
   ];
