@@ -10,6 +10,7 @@ import {
   createRuleMatcher,
   defaultRules,
   explain,
+  normalize,
 } from "../../src/index.js";
 import { createPrefilter } from "../../src/rules/clearurls/clear-urls-prefilter.js";
 import { type ClearUrlsProvider, compileProvider } from "../../src/rules/clearurls/clear-urls-provider.js";
@@ -225,15 +226,19 @@ describe("the shipped ClearURLs snapshot", () => {
   });
 
   it("a redirection that needs its target parameter first still unwraps after canonurl sorted the query", () => {
-    const rules = [...defaultRules, ...clearUrlsRules()];
-    const e = explain("https://vk.com/away.php?to=https%3A%2F%2Fexample.org%2Fx&cc_key=", { rules });
+    // The pack alone: since issue 22 part 2 the built-in vk-away-v1 unwraps this link first.
+    const link = "https://vk.com/away.php?to=https%3A%2F%2Fexample.org%2Fx&cc_key=";
+    const e = explain(link, { rules: clearUrlsRules() });
     assert.equal(e.canonical, "https://example.org/x");
     assert.equal(e.ruleApplied, "clearurls:vk.com");
+    assert.equal(explain(link, { rules: [...defaultRules, ...clearUrlsRules()] }).ruleApplied, "vk-away-v1");
   });
 
   it("a redirection that needs a trailing slash works with trailingSlash: keep (identity strips it)", () => {
-    const rules = [...defaultRules, ...clearUrlsRules()];
+    // The pack alone: since issue 22 part 2 the built-in steam-linkfilter-v1 unwraps it first.
+    const rules = clearUrlsRules();
     const url = "https://steamcommunity.com/linkfilter/?url=https://store.example.org/app/1";
+    assert.equal(normalize(url), "https://store.example.org/app/1");
     assert.equal(explain(url, { rules }).ruleApplied, null);
     assert.equal(explain(url, { rules, trailingSlash: "keep" }).canonical, "https://store.example.org/app/1");
   });
