@@ -28,6 +28,7 @@ describe("defaultRules", () => {
       [
         "google-amp-v2",
         "google-url-v2",
+        "google-search-v1",
         "facebook-link-v1",
         "wayback-v1",
         "ampproject-cache-v1",

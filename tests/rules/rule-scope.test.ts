@@ -14,6 +14,16 @@ import { fuzzRuns } from "../helpers/fuzz-runs.js";
 
 describe("every built-in rule on each path it knows", () => {
   const cases: [string, string][] = [
+    // Google Search: /search loses its session parameters and keeps what selects results.
+    [
+      "https://www.google.com/search?q=x&tbm=isch&oq=x&sourceid=chrome&ei=1",
+      "https://www.google.com/search?q=x&tbm=isch",
+    ],
+    // Amazon: a product page loses its share and list parameters (issue 22 part 2).
+    [
+      "https://www.amazon.com/dp/B08N5WRWNW?linkCode=ogi&th=1&colid=1X&coliid=I2&_encoding=UTF8&ascsubtag=n",
+      "https://www.amazon.com/dp/B08N5WRWNW",
+    ],
     // YouTube: /watch keeps v, /playlist keeps list, /results keeps search_query and sp.
     [
       "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42&list=PL1",
