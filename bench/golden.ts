@@ -2,7 +2,7 @@
 // pairs of resources it merges (the worst error: a dedupe deletes one of them) and the share of
 // same-resource groups it unites. Counts, not times, so one run is the figure.
 import normalizeUrl from "normalize-url";
-import { clearUrlsLayer, normalize } from "../src/index.js";
+import { clearUrlsLayer, clearUrlsRules, defaultRules, normalize } from "../src/index.js";
 import { type CorpusScore, loadGoldenCorpus, scoreCorpus } from "../tests/helpers/golden-corpus.js";
 
 /** One row of the side-by-side table. */
@@ -33,13 +33,17 @@ const aggressive = {
  */
 export function benchGolden(): GoldenRow[] {
   const groups = loadGoldenCorpus();
-  // The pack as a tracking layer (issue 22 item 6): it cleans after the rule that claimed a URL.
-  const layers = [clearUrlsLayer()];
+  const withClearUrls = [...defaultRules, ...clearUrlsRules()];
+  const layer = clearUrlsLayer();
   return [
     { name: "canonurl normalize", score: scoreCorpus(groups, (u) => normalize(u)) },
     {
       name: "canonurl + ClearURLs pack",
-      score: scoreCorpus(groups, (u) => normalize(u, { trackingLayers: layers })),
+      score: scoreCorpus(groups, (u) => normalize(u, { rules: withClearUrls })),
+    },
+    {
+      name: "canonurl + ClearURLs layer",
+      score: scoreCorpus(groups, (u) => normalize(u, { trackingLayers: [layer] })),
     },
     { name: "normalize-url@9", score: scoreCorpus(groups, (u) => normalizeUrl(u)) },
     {

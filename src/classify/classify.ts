@@ -2,6 +2,7 @@ import { asciiLower } from "./ascii-lower.js";
 import { canonicalizeSlashes } from "./canonicalize-slashes.js";
 import { parseLikeGo } from "./parse-like-go.js";
 import { InputFlag, removeTabOrNewline, scanInput } from "./preprocess.js";
+import { hasScriptScheme } from "./script-scheme.js";
 import { isAuthorityScheme } from "./special-scheme.js";
 import { hostnameOf, portColon, portOf } from "./split-host-port.js";
 import { trimEdges } from "./trim-edges.js";
@@ -41,6 +42,7 @@ export function classify(raw: string): UrlForm {
     hasTabOrNewline: (flags & InputFlag.tabOrNewline) !== 0,
     hasUserInfo: false,
     hostUnrecoverable: false,
+    scriptScheme: hasScriptScheme(trimmed),
   };
   if (trimmed === "") return form;
   const canonical = flags & InputFlag.backslash ? canonicalizeSlashes(trimmed) : trimmed;
@@ -102,6 +104,7 @@ function notAString(): UrlForm {
     hasTabOrNewline: false,
     hasUserInfo: false,
     hostUnrecoverable: false,
+    scriptScheme: false,
   };
 }
 

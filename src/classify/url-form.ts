@@ -53,4 +53,10 @@ export interface UrlForm {
   hasUserInfo: boolean;
   /** A `schemeless-host` or `hidden-host` whose authority reparse failed: a host may exist but cannot be extracted. */
   hostUnrecoverable: boolean;
+  /**
+   * The string starts with a script-bearing scheme (`javascript:`, `vbscript:`, `data:`): followed,
+   * it runs code or shows a document of its own instead of leading to a host. canonurl's own fact,
+   * beside the urlform seed's; read from the scheme alone, so it holds for `malformed` strings too.
+   */
+  scriptScheme: boolean;
 }

@@ -9,18 +9,26 @@ startWorkersFor(process.argv.slice(2));
 const { main } = await import("./main.js");
 
 // A write that was buffered before the reader went away can report EPIPE after main() returned;
-// the run is over and has nothing left to say, so only other errors are real.
+// the run is over and has nothing left to say. Any other error there is lost output: status 74.
+// While main() runs it reports such an error itself.
+let returned = false;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (error) => {
-    if (!isClosedOutputError(error)) throw error;
+    if (isClosedOutputError(error)) return;
+    if (returned && stream === process.stdout)
+      process.stderr.write(`canonurl: cannot write stdout: ${error.message}\n`);
+    process.exitCode = 74;
   });
 }
 
 main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
   (code) => {
-    process.exitCode = code;
+    returned = true;
+    // A late stdout failure (after main returned) already set 74: lost output outranks the result.
+    if (process.exitCode !== 74) process.exitCode = code;
   },
   (error: unknown) => {
+    returned = true;
     process.stderr.write(`canonurl: internal error: ${(error as Error).stack ?? String(error)}\n`);
     process.exitCode = 1;
   },

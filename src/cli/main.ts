@@ -4,15 +4,30 @@ import { isRuleError } from "../errors/guards.js";
 import { runCanonicalize } from "./commands/canonicalize-command.js";
 import { runClassify } from "./commands/classify-command.js";
 import { runExplain } from "./commands/explain-command.js";
-import { type CliIo, type ExitCode, isClosedOutputError, OutputClosedError, UsageError } from "./io/io.js";
+import { USAGE } from "./commands/usage.js";
+import { packageVersion } from "./commands/version.js";
+import {
+  type CliIo,
+  type ExitCode,
+  isClosedOutputError,
+  isOutputWriteFailure,
+  OutputClosedError,
+  trackLines,
+  UsageError,
+  writeOut,
+} from "./io/io.js";
+import { OutputWriteError } from "./io/output-write-error.js";
+import { cutStdoutFile } from "./io/stdout-file.js";
 
 /**
  * Runs the command line with `argv` (without node and the script) and returns the exit status.
- * Subcommands: `classify`, `explain`; anything else canonicalizes.
+ * Subcommands: `classify`, `explain`, `serve`, `fleet`; anything else canonicalizes.
  *
  * A reader that goes away (`canonurl … | head -1`) ends the run quietly with status 0: the write
  * error of the closed pipe (EPIPE) is caught here instead of crashing the process as an unhandled
- * `'error'` event (issue 12), and the input is no longer read.
+ * `'error'` event (issue 12), and the input is no longer read. Any other write error on the output
+ * (a full disk) is lost output: exit status 74 and one line on stderr naming the output, the error
+ * and the input `--resume` continues from (issue 23).
  *
  * @example
  * ```ts
@@ -28,11 +43,32 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   };
   const outputs: Writable[] = [io.stdout, io.stderr];
   for (const stream of outputs) stream.on("error", onError);
+  const written = trackLines(io.stdout);
+  // Only a canonicalizing run has --resume; the other commands' output is not resumable.
+  // A dedupe run (--unique, --groups) prints keys, not one line per input: nothing to resume from.
+  const resumable =
+    !["classify", "explain", "serve", "fleet", "help", "version"].includes(argv[0] ?? "") &&
+    !argv.includes("--unique") &&
+    !argv.includes("--groups");
+  const stdoutFailure = async (): Promise<OutputWriteError | undefined> => {
+    const failure = isOutputWriteFailure(io.stdout.errored) ? io.stdout.errored : broken;
+    if (failure === undefined) return undefined;
+    const file = await cutStdoutFile(io.stdout);
+    const target = file === undefined ? "stdout" : `stdout ('${file.path}')`;
+    return new OutputWriteError(target, resumable ? (file?.lines ?? written.lines) : undefined, failure);
+  };
   try {
-    const code = await dispatch(argv, io);
-    if (broken !== undefined) throw broken;
+    let code = await dispatch(argv, io);
+    // A failed synchronous write (stdout on a full disk) is emitted on the next tick: let it land
+    // before the status is decided, so the last lines' loss is reported too.
+    await new Promise((resolve) => setImmediate(resolve));
+    const failed = await stdoutFailure();
+    if (failed !== undefined) code = reportOutputFailure(failed, io);
+    else if (broken !== undefined) throw broken;
     return closed ? 0 : code;
   } catch (error) {
+    const failed = error instanceof OutputWriteError ? error : await stdoutFailure();
+    if (failed !== undefined) return reportOutputFailure(failed, io);
     if (error instanceof OutputClosedError || (closed && broken === undefined)) return 0;
     throw error;
   } finally {
@@ -40,9 +76,23 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   }
 }
 
+function reportOutputFailure(error: OutputWriteError, io: CliIo): 74 {
+  io.stderr.write(`canonurl: ${error.message}\n`);
+  return 74;
+}
+
+async function printText(io: CliIo, text: string): Promise<0> {
+  await writeOut(io.stdout, text);
+  return 0;
+}
+
 async function dispatch(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   try {
     const [first, ...rest] = argv;
+    // The words alone, as git and npm take them; no DNS, no cache file (issue 23). A URL that
+    // happens to be "help" is written with its scheme.
+    if (first === "help" && rest.length === 0) return await printText(io, USAGE);
+    if (first === "version" && rest.length === 0) return await printText(io, `${packageVersion()}\n`);
     if (first === "classify") return await runClassify(rest, io);
     if (first === "explain") return await runExplain(rest, io);
     // Loaded only for `serve`: Hono and the playground are no part of an offline run's start-up.

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
+import { keyVersion } from "../pipeline/key-version.js";
 import { canonicalWith } from "../pipeline/normalize.js";
 import { parseInput } from "../url/parse-input.js";
 import type { ResolvedClientOptions } from "./client-options.js";
+import type { ClientOptions } from "./types.js";
 
 /**
  * Version of what a key stands for. Raise it when a resolution's outcome for the same input and
@@ -11,16 +13,85 @@ import type { ResolvedClientOptions } from "./client-options.js";
 export const CACHE_KEY_VERSION = 1;
 
 /**
- * The digest of every option that can change the outcome of a resolution. Timeouts are left out:
- * they only turn a success into a transient failure, which is not cached by default. A resolver
- * or transport function cannot be hashed: two clients with different DNS stubs sharing one store
- * share answers (say so in the docs). Rules count by name: a rule's name is versioned
- * ("youtube-v1"), and the name must change when its behaviour does.
+ * Whether each client option is part of the cache key, and why not when it is not (issue 23).
+ * Every key of `ClientOptions` must have a row: the `satisfies` below fails the build when an
+ * option is added without a decision, and tests/resolve/cache-key-options.test.ts checks the rows
+ * against the options the client accepts at run time.
+ *
+ * @example
+ * ```ts
+ * CACHE_KEY_DECISIONS.resolver; // "key"
+ * ```
+ */
+export const CACHE_KEY_DECISIONS = {
+  preset: "key",
+  stripTracking: "key",
+  trackingParams: "key",
+  extraTrackingParams: "key", // folded into the resolved trackingParams
+  keepParams: "key",
+  stripUserinfo: "key",
+  sortParams: "key",
+  trailingSlash: "key",
+  stripFragment: "key",
+  rules: "key", // by name: a rule's name is versioned ("youtube-v1")
+  defaultScheme: "key",
+  // Issue 22's options: each changes the URL a resolution ends on.
+  forceHttps: "key",
+  stripWWW: "key",
+  removeDirectoryIndex: "key",
+  removeSessionIds: "key",
+  trackingLayers: "key", // by name, as rules are
+  maxHops: "key",
+  maxBodyBytes: "key",
+  allowedPorts: "key",
+  allowPrivateNetworks: "key",
+  allowedNetworks: "key",
+  allowDowngrade: "key",
+  canonicalLinks: "key",
+  headers: "key", // servers answer by User-Agent, Accept, Accept-Language, cookies
+  ca: "key",
+  // A fixed answer (--resolve HOST:ADDRESS) names another server: a run pinned to a staging
+  // address must not serve production runs. Keyed by the resolver's cacheIdentity (see
+  // resolverIdentity); a function without one cannot be hashed and counts as "custom".
+  resolver: "key",
+  totalTimeoutMs: "not: only turns a success into a transient failure, which is not cached by default",
+  connectTimeoutMs: "not: as totalTimeoutMs",
+  readTimeoutMs: "not: as totalTimeoutMs",
+  writeTimeoutMs: "not: as totalTimeoutMs",
+  maxRetryAfterMs: "not: only turns a transient failure (429/503) into a later attempt",
+  hostConcurrency: "not: pacing, never the answer",
+  transport: "not: a function cannot be hashed; clients with different transports must not share a store",
+  logger: "not: an observer",
+  hooks: "not: observers",
+  cache: "not: the store itself",
+  cachePolicy: "not: how long an answer lives, not what it is",
+} as const satisfies Record<keyof ClientOptions, "key" | `not: ${string}`>;
+
+/**
+ * What a resolver contributes to the cache key: `null` for the system resolver, the function's
+ * own `cacheIdentity` string when it has one (createFixedResolver sets it from its table), else
+ * `"custom"`.
+ *
+ * @example
+ * ```ts
+ * resolverIdentity(Object.assign(async () => ["127.0.0.1"], { cacheIdentity: "fixed:a.test=127.0.0.1" })); // "fixed:a.test=127.0.0.1"
+ * ```
+ */
+export function resolverIdentity(resolver: ResolvedClientOptions["resolver"]): string | null {
+  if (resolver === null) return null;
+  const identity = (resolver as { cacheIdentity?: unknown }).cacheIdentity;
+  return typeof identity === "string" ? identity : "custom";
+}
+
+/**
+ * The digest of every option that can change the outcome of a resolution: the rows of
+ * {@link CACHE_KEY_DECISIONS} marked "key".
  */
 function optionsDigest(options: ResolvedClientOptions): string {
   const n = options.normalize;
   const material = {
     preset: n.preset,
+    stripUserinfo: n.stripUserinfo,
     stripTracking: n.stripTracking,
     trackingParams: n.trackingParams,
     keepParams: n.keepParams,
@@ -29,6 +100,14 @@ function optionsDigest(options: ResolvedClientOptions): string {
     stripFragment: n.stripFragment,
     rules: n.rules.map((rule) => rule.name),
     defaultScheme: n.defaultScheme,
+    forceHttps: n.forceHttps,
+    stripWWW: n.stripWWW,
+    removeDirectoryIndex: n.removeDirectoryIndex,
+    removeSessionIds: n.removeSessionIds,
+    trackingLayers: n.trackingLayers.map((layer) => layer.name),
+    // The built-in data (tracking tiers, host-scoped names) and the generic pass: a new keyVersion
+    // changes default outputs that no option above names, so it starts a new key space.
+    keyVersion,
     maxHops: options.maxHops,
     maxBodyBytes: options.maxBodyBytes,
     allowedPorts: options.allowedPorts,
@@ -39,6 +118,7 @@ function optionsDigest(options: ResolvedClientOptions): string {
     // Servers answer by request headers (User-Agent, Accept, Accept-Language, cookies).
     headers: Object.entries(options.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     ca: options.ca,
+    resolver: resolverIdentity(options.resolver),
   };
   return createHash("sha256").update(JSON.stringify(material)).digest("hex").slice(0, 16);
 }

@@ -155,6 +155,20 @@ const CHECKS: Readonly<Record<NetworkKey, Check>> = {
   maxRetryAfterMs: integer(0, MAX_TIMER),
 };
 
+/**
+ * Every option name {@link resolveClientOptions} accepts: the normalize options and the client's
+ * own. The cache key's decision table (cache-key.ts) is checked against it.
+ *
+ * @example
+ * ```ts
+ * CLIENT_OPTION_KEYS.includes("resolver"); // true
+ * ```
+ */
+export const CLIENT_OPTION_KEYS: readonly string[] = Object.freeze([
+  ...NORMALIZE_OPTION_KEYS,
+  ...Object.keys(CHECKS),
+]);
+
 function freezeCopy<T>(value: T): T {
   if (Array.isArray(value)) return Object.freeze([...value]) as T;
   if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype) {

@@ -23,8 +23,9 @@ export interface KeyMemo {
  * again (a feed polled, a link posted twice, resolveMany asking joins() and then resolving). The
  * key depends only on the input and the client's options, which never change, so a remembered key
  * is exact; only the cost is saved. Bounded in entries and lengths: at most 4,096 inputs of at
- * most 512 characters with keys of at most 1,024 (10.4 MiB of heap at worst, every input and key
- * two-byte text at its bound, as tests/resolve/key-memo.test.ts measures; 0.6 MiB for URLs of
+ * most 512 characters with keys of at most 1,024 (at worst 12 MiB of text, every input and key two-byte at its bound:
+ * 10.4 MiB of heap measured on Node 20, 12.4 on Node 26, whose V8 shares less of the sliced keys;
+ * tests/resolve/key-memo.test.ts pins it; 0.6 MiB for URLs of
  * about 50 characters). The least recently used
  * are forgotten first, a half at a time.
  *

@@ -7,8 +7,7 @@ import {
   type ResolvedNormalizeOptions,
   resolveNormalizeOptions,
 } from "../pipeline/resolve-normalize-options.js";
-import { type Client, createClient } from "../resolve/client.js";
-import { type Batch, parseBatch } from "./batch-body.js";
+import { type Batch, batchFormat, parseBatch } from "./batch-body.js";
 import { createBearerCheck } from "./bearer-token.js";
 import { checkBrowserRequest } from "./browser-guard.js";
 import { errorResponse, HttpError } from "./http-error.js";
@@ -27,6 +26,22 @@ import { requestDeadline } from "./request-deadline.js";
 import { createRequestGate, type RequestGate, releaseWhenSent } from "./request-gate.js";
 import { resolveLines } from "./resolve-lines.js";
 import { resolveServeOptions, type ServeOptions } from "./serve-options.js";
+import { createSharedClients, type SharedClients } from "./shared-clients.js";
+
+// Each request's deadline, from the moment it takes its slot: reading the body, the work and
+// writing the answer all fall under it (issue 23).
+const deadlines = new WeakMap<Request, ReturnType<typeof requestDeadline>>();
+
+function deadlineOf(request: Request): AbortSignal {
+  return (deadlines.get(request) as ReturnType<typeof requestDeadline>).signal;
+}
+
+// The batch of a POST: its Content-Type decides how it is read (415 for a type that is no batch),
+// checked before a byte of the body is read.
+async function readBatch(request: Request, maxBytes: number, maxItems: number): Promise<Batch> {
+  const format = batchFormat(request.headers.get("content-type"));
+  return parseBatch(await readBody(request, maxBytes, deadlineOf(request)), maxItems, format);
+}
 
 function optionError(error: unknown): never {
   if (error instanceof TypeError) throw new HttpError(400, "invalid-option", error.message);
@@ -70,8 +85,10 @@ function batchOptions(batch: Batch, query: URLSearchParams): NormalizeOptions | 
  * await response.json(); // { canonical: "http://example.com/a", ruleApplied: null, paramsStripped: [] }
  * ```
  */
-export function createServeApp(options: ServeOptions = {}, gate?: RequestGate): Hono {
+export function createServeApp(options: ServeOptions = {}, gate?: RequestGate, shared?: SharedClients): Hono {
   const config = resolveServeOptions(options);
+  // Built on the first resolve request: a service that never resolves opens no pool.
+  let clients: SharedClients | undefined = shared;
   const requests = gate ?? createRequestGate(config.maxInFlight);
   const checkToken = config.token === null ? null : createBearerCheck(config.token);
   const assets: PlaygroundAssets | null = readPlaygroundAssets(config.assetsDir ?? defaultAssetsDir());
@@ -95,6 +112,13 @@ export function createServeApp(options: ServeOptions = {}, gate?: RequestGate): 
     } catch (error) {
       return errorResponse(error as HttpError);
     }
+    const deadline = requestDeadline(c.req.raw.signal, config.requestTimeoutMs);
+    deadlines.set(c.req.raw, deadline);
+    const done = release;
+    release = () => {
+      deadline.clear();
+      done();
+    };
     try {
       await next();
     } catch (error) {
@@ -155,10 +179,9 @@ export function createServeApp(options: ServeOptions = {}, gate?: RequestGate): 
   });
 
   app.post("/v1/normalize", async (c) => {
-    const batch = parseBatch(await readBody(c.req.raw, config.maxBodyBytes), config.maxBatch);
+    const batch = await readBatch(c.req.raw, config.maxBodyBytes, config.maxBatch);
     const resolved = resolvedOptions(batchOptions(batch, query(c.req.url)));
-    const deadline = requestDeadline(c.req.raw.signal, config.requestTimeoutMs);
-    return ndjsonResponse(normalizeLines(batch.urls, resolved, deadline.signal), deadline.clear);
+    return ndjsonResponse(normalizeLines(batch.urls, resolved, deadlineOf(c.req.raw)));
   });
 
   app.post("/v1/resolve", async (c) => {
@@ -168,24 +191,22 @@ export function createServeApp(options: ServeOptions = {}, gate?: RequestGate): 
     if (checkToken !== null && !checkToken(c.req.header("authorization"))) {
       throw new HttpError(401, "unauthorized", "a valid bearer token is required");
     }
-    const batch = parseBatch(await readBody(c.req.raw, config.maxBodyBytes), config.maxBatch);
+    const batch = await readBatch(c.req.raw, config.maxBodyBytes, config.maxBatch);
     const given = batchOptions(batch, query(c.req.url));
-    let client: Client;
+    let lease: ReturnType<SharedClients["acquire"]>;
     try {
+      clients ??= createSharedClients(config.client);
       // The instance's network policy wins over nothing the request can say: only normalize
       // options come from the request, and they cannot name a network option.
-      client = createClient({ ...given, ...config.client });
+      lease = clients.acquire(given);
     } catch (error) {
       optionError(error);
     }
-    const deadline = requestDeadline(c.req.raw.signal, config.requestTimeoutMs);
+    const signal = deadlineOf(c.req.raw);
     return ndjsonResponse(
-      resolveLines(batch.urls, client, config.resolveConcurrency, deadline.signal, config.log),
-      () => {
-        deadline.clear();
-        // A stream cancelled before its first read never ran resolveLines' own close.
-        void client.close();
-      },
+      resolveLines(batch.urls, lease.client, config.resolveConcurrency, signal, config.log),
+      // Also when the stream is cancelled before its first read.
+      lease.release,
     );
   });
 

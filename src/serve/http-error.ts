@@ -8,6 +8,7 @@ export type ServeErrorCode =
   | "body-too-large"
   | "batch-too-large"
   | "too-many-requests"
+  | "unsupported-media-type"
   | "shutting-down"
   | "timeout"
   | "internal";
@@ -23,7 +24,7 @@ export type ServeErrorCode =
  */
 export class HttpError extends Error {
   override name = "HttpError";
-  readonly status: 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503;
+  readonly status: 400 | 401 | 403 | 404 | 408 | 413 | 415 | 429 | 500 | 503;
   readonly code: ServeErrorCode | string;
 
   constructor(status: HttpError["status"], code: ServeErrorCode | string, message: string) {
@@ -46,7 +47,9 @@ export function errorResponse(error: HttpError): Response {
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
   if (error.status === 401) headers["www-authenticate"] = 'Bearer realm="canonurl"';
   if (error.status === 429) headers["retry-after"] = "1";
-  if (error.status === 503) headers.connection = "close";
+  // After a 503 (shutting down) or a 408 (a body cut at the deadline, its rest unread) the
+  // connection cannot carry another request.
+  if (error.status === 503 || error.status === 408) headers.connection = "close";
   return new Response(JSON.stringify({ error: { code: error.code, message: error.message } }), {
     status: error.status,
     headers,

@@ -20,7 +20,8 @@ function logLine(outcome: Outcome): string {
  * as every earlier one is done (resolutions finish out of order; a reorder buffer holds the early
  * ones, at most the batch, which the body limit bounds). When `signal` aborts, the inputs not yet
  * written answer with what finished or `timeout`. Stopping the iteration (the client went away)
- * aborts the resolutions in flight; the client is closed at the end either way.
+ * aborts the resolutions in flight. The client is the service's, shared with other requests: it
+ * is not closed here.
  *
  * @example
  * ```ts
@@ -37,29 +38,25 @@ export async function* resolveLines(
   const waiting = new Map<number, Outcome>();
   let next = 0;
   try {
-    try {
-      for await (const outcome of client.resolveMany(urls, { concurrency, signal })) {
-        log(logLine(outcome));
-        waiting.set(outcome.index, outcome);
-        let text = "";
-        for (let ready = waiting.get(next); ready !== undefined; ready = waiting.get(next)) {
-          waiting.delete(next);
-          next++;
-          text += outcomeLine(ready);
-        }
-        if (text !== "") yield text;
+    for await (const outcome of client.resolveMany(urls, { concurrency, signal })) {
+      log(logLine(outcome));
+      waiting.set(outcome.index, outcome);
+      let text = "";
+      for (let ready = waiting.get(next); ready !== undefined; ready = waiting.get(next)) {
+        waiting.delete(next);
+        next++;
+        text += outcomeLine(ready);
       }
-    } catch (error) {
-      // resolveMany rejects only when `signal` aborted: the deadline passed or the client left.
-      if (!signal.aborted) throw error;
+      if (text !== "") yield text;
     }
-    let text = "";
-    for (; next < urls.length; next++) {
-      const done = waiting.get(next);
-      text += done === undefined ? timeoutLine(next, urls[next] as string) : outcomeLine(done);
-    }
-    if (text !== "") yield text;
-  } finally {
-    await client.close();
+  } catch (error) {
+    // resolveMany rejects only when `signal` aborted: the deadline passed or the client left.
+    if (!signal.aborted) throw error;
   }
+  let text = "";
+  for (; next < urls.length; next++) {
+    const done = waiting.get(next);
+    text += done === undefined ? timeoutLine(next, urls[next] as string) : outcomeLine(done);
+  }
+  if (text !== "") yield text;
 }

@@ -102,6 +102,7 @@ export const urlFormSchema = v.strictObject({
   hasTabOrNewline: v.boolean(),
   hasUserInfo: v.boolean(),
   hostUnrecoverable: v.boolean(),
+  scriptScheme: v.boolean(),
 });
 
 const hopSchema = v.strictObject({

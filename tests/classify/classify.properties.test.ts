@@ -145,6 +145,7 @@ describe("classify() laws (fast-check, seed 42)", () => {
             hasTabOrNewline: false,
             hasUserInfo: false,
             hostUnrecoverable: false,
+            scriptScheme: false,
           });
         },
       ),

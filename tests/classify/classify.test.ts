@@ -62,6 +62,7 @@ describe("classify()", () => {
       hasTabOrNewline: false,
       hasUserInfo: true,
       hostUnrecoverable: false,
+      scriptScheme: false,
     });
     const proto = classify("//user@animebytes.tv:8080/x");
     assert.deepEqual(

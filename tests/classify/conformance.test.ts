@@ -7,8 +7,9 @@ import type { FixtureRow } from "./fixture-row.js";
 import { expectedForm, loadUrlformRows } from "./load-fixtures.js";
 import { ownRows } from "./own-rows.js";
 
+// The seed's facts only: scriptScheme is canonurl's own (tests/classify/script-scheme.test.ts).
 function factsOf(input: string) {
-  const { trimmed: _trimmed, ...facts } = classify(input);
+  const { trimmed: _trimmed, scriptScheme: _scriptScheme, ...facts } = classify(input);
   return facts;
 }
 

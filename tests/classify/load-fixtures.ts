@@ -36,7 +36,7 @@ export function loadUrlformRows(): FixtureRow[] {
  * expectedForm({ name: "x", input: "/x", class: "relative" }).class; // "relative"
  * ```
  */
-export function expectedForm(row: FixtureRow): Omit<UrlForm, "trimmed"> {
+export function expectedForm(row: FixtureRow): Omit<UrlForm, "trimmed" | "scriptScheme"> {
   const cls = CLASSES[row.class];
   if (cls === undefined) throw new Error(`row ${row.name}: unknown class ${row.class}`);
   return {

@@ -58,6 +58,7 @@ describe("canonurl classify", () => {
       hasTabOrNewline: true,
       hasUserInfo: false,
       hostUnrecoverable: false,
+      scriptScheme: false,
     });
     assert.equal(JSON.parse(lines[1] ?? "").class, "schemeless-host");
   });

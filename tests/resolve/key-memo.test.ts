@@ -74,7 +74,7 @@ describe("key memo", () => {
     assert.equal(calls, 3);
   });
 
-  it("holds at most about 10 MiB when full of the largest inputs and keys it keeps", () => {
+  it("holds at most about 12 MiB when full of the largest inputs and keys it keeps", () => {
     // Its own process with the collector exposed: heap used before and after filling the memo
     // with KEY_MEMO_ENTRIES two-byte inputs and keys at their bounds (the most it ever holds).
     const memoUrl = new URL("../../src/resolve/key-memo.js", import.meta.url).href;
@@ -92,7 +92,9 @@ describe("key memo", () => {
     });
     assert.equal(r.status, 0, r.stderr);
     const mib = Number(r.stdout.trim()) / 2 ** 20;
-    // Lower bound: the entries were really kept (4,096 × 3 KiB of text is 12 MiB before sharing).
-    assert.ok(mib > 4 && mib < 12, `${mib.toFixed(2)} MiB`);
+    // Lower bound: the entries were really kept. Upper: 4,096 × 3 KiB of text is 12 MiB with no
+    // sharing at all (Node 26 measured 12.41: its V8 copies the sliced keys; Node 20 10.4), plus
+    // the two maps' own entries; more than 14 would mean something beyond the bounds is kept.
+    assert.ok(mib > 4 && mib < 14, `${mib.toFixed(2)} MiB`);
   });
 });

@@ -136,7 +136,13 @@ describe("POST /v1/resolve", () => {
 
   it("a request cannot loosen the network policy: network options in the body are refused", async () => {
     const body = JSON.stringify({ options: { allowPrivateNetworks: true }, urls: ["http://origin.test/"] });
-    assert.equal(await errorCode(await post(app(), "/v1/resolve", body), 400), "bad-request");
+    // Named as the option at fault (issue 23), where valibot's union said "Expected Object but
+    // received Object".
+    const refused = await post(app(), "/v1/resolve", body);
+    assert.equal(refused.status, 400);
+    assert.deepEqual(await refused.json(), {
+      error: { code: "invalid-option", message: 'options: unknown option "allowPrivateNetworks"' },
+    });
     assert.equal(
       await errorCode(await post(app(), "/v1/resolve?allowedPorts=1", "[]"), 400),
       "invalid-option",

@@ -1,7 +1,15 @@
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { ResolvedNormalizeOptions } from "../../pipeline/resolve-normalize-options.js";
 import type { ClientOptions } from "../../resolve/types.js";
-import { CACHE_FLAGS, cacheFromFlags } from "../flags/cache-flags.js";
+import {
+  CACHE_FLAGS,
+  type CacheFlagValues,
+  cacheFromFlags,
+  DEFAULT_CACHE_FILE,
+  defaultCacheDir,
+} from "../flags/cache-flags.js";
+import { DEDUPE_FLAGS, dedupeFromFlags } from "../flags/dedupe-flags.js";
 import { type OutputFormat, outputFormatFromFlag } from "../flags/format-flag.js";
 import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "../flags/network-flags.js";
 import {
@@ -10,10 +18,13 @@ import {
   normalizeOptionsFromRecipe,
   readNormalizeRecipe,
 } from "../flags/normalize-flags.js";
+import { isSameFile } from "../flags/same-file.js";
+import { createDedupeOutput, endDedupeOutput } from "../io/dedupe-output.js";
 import { inputTotal } from "../io/input-total.js";
-import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
+import { type CliIo, type ExitCode, isOutputWriteFailure, UsageError, writeOut } from "../io/io.js";
 import type { InputLine } from "../io/line-splitter.js";
-import { closeOutputFile, openOutputFile } from "../io/output-file.js";
+import { closeOutputFile, cutToCompleteLines, openOutputFile } from "../io/output-file.js";
+import { OutputWriteError } from "../io/output-write-error.js";
 import { createProgress, NO_PROGRESS, type ProgressSink, wantsProgress } from "../io/progress.js";
 import { readInputBatches, readInputBlocks, readsStdin, skipBlocks, skipLines } from "../io/read-lines.js";
 import { needsStdinHint, STDIN_HINT } from "../io/stdin-hint.js";
@@ -50,6 +61,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
       ...NETWORK_FLAGS,
       ...NETWORK_POLICY_FLAGS,
       ...CACHE_FLAGS,
+      ...DEDUPE_FLAGS,
       help: { type: "boolean", short: "h" },
       version: { type: "boolean" },
     },
@@ -71,6 +83,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
     throw new UsageError("--workers needs --offline (network mode overlaps requests with --concurrency)");
   }
   if (values.resume === true && values.output === undefined) throw new UsageError("--resume needs -o FILE");
+  const dedupe = dedupeFromFlags(values);
   if (values.progress === true && values["no-progress"] === true) {
     throw new UsageError("--progress and --no-progress contradict each other");
   }
@@ -89,6 +102,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
   const network = values.offline ? undefined : networkOptionsFromFlags(values);
   // The policy flags are serve's too: one parser, so both commands read them the same way.
   const policy = values.offline ? undefined : networkPolicyFromFlags(values);
+  if (network !== undefined && values.output !== undefined) refuseOutputOnCache(values.output, values);
   // Opened before the output file, so a bad --cache is a usage error that leaves FILE alone.
   const cached =
     network === undefined ? undefined : await cacheFromFlags(values, process.env, (m) => io.stderr.write(m));
@@ -98,6 +112,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
       values.output === undefined ? undefined : await openOutputFile(values.output, values.resume === true);
     const base = file?.kept ?? 0;
     let progress = NO_PROGRESS;
+    let code: ExitCode | undefined;
     try {
       if (wantsProgress(values.progress, values["no-progress"], io.stderr, file?.stream ?? io.stdout)) {
         progress = await createProgress(io.stderr, { start: base });
@@ -105,12 +120,16 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
         void inputTotal(positionals, fromStdin, io.stdin).then((n) => n === undefined || shown.setTotal(n));
       }
       if (needsStdinHint(fromStdin, io.stdin)) await writeOut(io.stderr, STDIN_HINT);
-      const out: CliIo = {
-        stdin: io.stdin,
-        stdout: file?.stream ?? io.stdout,
-        stderr: progress.stderr ?? io.stderr,
-      };
-      const json = values.json === true;
+      const stderr = progress.stderr ?? io.stderr;
+      const target = file?.stream ?? io.stdout;
+      // A dedupe run prints through a filter: keys for --unique; for --groups the run's own --json
+      // objects, which carry the inputs its groups list.
+      const filtered =
+        dedupe === undefined
+          ? undefined
+          : createDedupeOutput(target, stderr, dedupe.mode, format, dedupe.limits);
+      const out: CliIo = { stdin: io.stdin, stdout: filtered ?? target, stderr };
+      const json = values.json === true || dedupe?.mode === "groups";
       const run = { base, progress };
       if (network !== undefined) {
         const flags = { json, concurrency: network.concurrency };
@@ -119,34 +138,63 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
         if (cached?.cache !== undefined) client.cache = cached.cache;
         if (cached?.logger !== undefined) client.logger = cached.logger;
         if (cached?.hostConcurrency !== undefined) client.hostConcurrency = cached.hostConcurrency;
-        return await runNetworkMode(inputs, client, flags, out, process, run);
+        code = await runNetworkMode(inputs, client, flags, out, process, run);
+      } else {
+        const failed =
+          workers === 1
+            ? await runOffline(
+                skipLines(readInputBatches(positionals, io.stdin), base),
+                resolved,
+                json,
+                out,
+                run,
+                format,
+              )
+            : await runOfflineWorkers(
+                skipBlocks(readInputBlocks(positionals, io.stdin), base),
+                recipe,
+                json,
+                workers,
+                out,
+                run,
+                format,
+              );
+        code = failed ? 1 : 0;
       }
-      const failed =
-        workers === 1
-          ? await runOffline(
-              skipLines(readInputBatches(positionals, io.stdin), base),
-              resolved,
-              json,
-              out,
-              run,
-              format,
-            )
-          : await runOfflineWorkers(
-              skipBlocks(readInputBlocks(positionals, io.stdin), base),
-              recipe,
-              json,
-              workers,
-              out,
-              run,
-              format,
-            );
-      return failed ? 1 : 0;
+      if (filtered !== undefined) await endDedupeOutput(filtered);
+    } catch (error) {
+      // A failed -o FILE surfaces as whatever the run was doing (a write, a drain): report the file.
+      if (file === undefined || !isOutputWriteFailure(file.stream.errored)) throw error;
     } finally {
       progress.stop();
-      if (file !== undefined) await closeOutputFile(file.stream);
+      if (file !== undefined) await closeOutputFile(file.stream).catch(() => undefined);
     }
+    if (file !== undefined && isOutputWriteFailure(file.stream.errored)) {
+      const path = values.output as string;
+      const complete = await cutToCompleteLines(path);
+      // A dedupe output holds keys, not one line per input: there is no input to resume from.
+      throw new OutputWriteError(
+        `'${path}'`,
+        dedupe === undefined ? complete : undefined,
+        file.stream.errored,
+      );
+    }
+    return code as ExitCode;
   } finally {
     await cached?.cache?.close();
+  }
+}
+
+// -o FILE on the cache's own file (or a file SQLite keeps beside it): the database would overwrite
+// the results, and a later --resume would count its bytes as finished lines (issue 23).
+function refuseOutputOnCache(output: string, values: CacheFlagValues): void {
+  if (values["no-cache"] === true || (values.cache !== undefined && /^rediss?:\/\//i.test(values.cache)))
+    return;
+  const cache = values.cache ?? join(defaultCacheDir(process.env), DEFAULT_CACHE_FILE);
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+    if (isSameFile(output, cache + suffix)) {
+      throw new UsageError(`-o '${output}' is the cache file '${cache}${suffix}': give them different files`);
+    }
   }
 }
 

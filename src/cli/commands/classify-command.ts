@@ -17,12 +17,13 @@ Plain output, tab-separated:
   class  scheme  host  port  flags  trimmed
   class is one of empty, malformed, absolute, hidden-host, protocol-relative,
   schemeless-host, relative; flags is a comma list of backslash, tab-or-newline,
-  userinfo, host-unrecoverable (empty when none). Empty facts are empty fields.
+  userinfo, host-unrecoverable, script-scheme (empty when none). Empty facts are empty fields.
 
 Options:
   --json      one JSON object per input: {"input": ..., "class": ..., "trimmed": ..., "host": ...,
               "scheme": ..., "port": ..., "hasBackslash": ..., "hasTabOrNewline": ...,
-              "hasUserInfo": ..., "hostUnrecoverable": ...}
+              "hasUserInfo": ..., "hostUnrecoverable": ...,
+              "scriptScheme": ...}
   -h, --help  show this help
 
 Exit status: 0 (classification never fails), 1 when a stdin line is over 1 MiB (an empty
@@ -44,6 +45,7 @@ export function formatPlain(form: UrlForm): string {
   if (form.hasTabOrNewline) flags.push("tab-or-newline");
   if (form.hasUserInfo) flags.push("userinfo");
   if (form.hostUnrecoverable) flags.push("host-unrecoverable");
+  if (form.scriptScheme) flags.push("script-scheme");
   return `${form.class}\t${form.scheme}\t${form.host}\t${form.port}\t${flags.join(",")}\t${form.trimmed}`;
 }
 

@@ -8,7 +8,7 @@ import {
 } from "../flags/normalize-flags.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
 import { errorJson, failureLine } from "../io/report-failure.js";
-import { USAGE } from "./usage.js";
+import { EXPLAIN_USAGE } from "./usage.js";
 
 /**
  * `canonurl explain [options] URL`: the pipeline step by step, for people (or `--json`).
@@ -33,7 +33,7 @@ export async function runExplain(args: readonly string[], io: CliIo): Promise<Ex
     },
   });
   if (values.help) {
-    await writeOut(io.stdout, USAGE);
+    await writeOut(io.stdout, EXPLAIN_USAGE);
     return 0;
   }
   const [input, ...extra] = positionals;

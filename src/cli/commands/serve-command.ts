@@ -1,12 +1,13 @@
 import { parseArgs } from "node:util";
 import { createClient } from "../../resolve/client.js";
 import type { ClientOptions } from "../../resolve/types.js";
-import { type RunningServe, startServe } from "../../serve/start-serve.js";
+import { isLoopbackBind } from "../../serve/browser-guard.js";
+import { DEFAULT_DRAIN_MS, type RunningServe, startServe } from "../../serve/start-serve.js";
 import { CACHE_FLAGS, cacheFromFlags } from "../flags/cache-flags.js";
 import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "../flags/network-flags.js";
-import { type CliIo, type ExitCode, UsageError } from "../io/io.js";
+import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
-import { USAGE } from "./usage.js";
+import { SERVE_USAGE } from "./usage.js";
 
 function integerFlag(value: string | undefined, flag: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
@@ -45,6 +46,7 @@ export async function runServe(
       "max-batch": { type: "string" },
       "max-in-flight": { type: "string" },
       "request-timeout": { type: "string" },
+      "drain-timeout": { type: "string" },
       ...NETWORK_FLAGS,
       ...NETWORK_POLICY_FLAGS,
       ...CACHE_FLAGS,
@@ -52,7 +54,7 @@ export async function runServe(
     },
   });
   if (values.help) {
-    io.stdout.write(USAGE);
+    await writeOut(io.stdout, SERVE_USAGE);
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got '${positionals[0]}'`);
@@ -87,10 +89,12 @@ export async function runServe(
     if (error instanceof TypeError) throw new UsageError(error.message);
     throw error;
   }
+  const drainMs = integerFlag(values["drain-timeout"], "drain-timeout", 0, 3_600_000) ?? DEFAULT_DRAIN_MS;
+  const host = values.host ?? "127.0.0.1";
   let running: RunningServe;
   try {
     running = await startServe({
-      host: values.host ?? "127.0.0.1",
+      host,
       port: integerFlag(values.port, "port", 0, 65535) ?? 8787,
       allowResolve,
       ...(token === undefined ? {} : { token }),
@@ -109,13 +113,18 @@ export async function runServe(
     throw error;
   }
   io.stderr.write(`listening on ${running.url}\n`);
+  if (token === undefined && !isLoopbackBind(host)) {
+    io.stderr.write(
+      `canonurl serve: warning: listening on ${host}, beyond loopback, without --token: anyone who can reach it may use it${allowResolve ? ", and make it fetch URLs (--allow-resolve)" : ""}\n`,
+    );
+  }
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       signals.off("SIGTERM", stop);
       signals.off("SIGINT", stop);
       io.stderr.write("draining: no new connections, waiting for requests in flight\n");
       void running
-        .drain()
+        .drain(drainMs)
         .then(() => cache?.close())
         .then(resolve);
     };

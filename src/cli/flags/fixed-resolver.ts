@@ -33,10 +33,16 @@ export function createFixedResolver(
     }
     table.set(lookupName(host), Object.freeze([...addresses]));
   }
-  return (hostname, signal) => {
+  const resolver: Resolver = (hostname, signal) => {
     const fixed = table.get(lookupName(hostname));
     if (fixed === undefined) return fallback(hostname, signal);
     if (signal.aborted) return Promise.reject(signal.reason);
     return Promise.resolve([...fixed]);
   };
+  // Part of the resolution cache key (cache-key.ts): answers got through other addresses are
+  // other answers (issue 23: a run pinned to a staging address served later production runs).
+  const entries = [...table].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const fallbackIdentity = (fallback as { cacheIdentity?: unknown }).cacheIdentity;
+  const cacheIdentity = `fixed:${JSON.stringify(entries)}${fallback === defaultResolver ? "" : `+${typeof fallbackIdentity === "string" ? fallbackIdentity : "custom"}`}`;
+  return Object.assign(resolver, { cacheIdentity });
 }

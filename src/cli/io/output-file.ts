@@ -27,8 +27,11 @@ const SCAN_CHUNK = 1024 * 1024;
 export async function openOutputFile(path: string, resume: boolean): Promise<OutputFile> {
   let kept = 0;
   try {
-    if (resume) kept = await keepCompleteLines(path);
+    if (resume) kept = await cutToCompleteLines(path);
     const stream = createWriteStream(path, { flags: resume ? "a" : "w" });
+    // A write error (ENOSPC, EIO) stays in stream.errored for the run to report as exit status 74;
+    // without a listener it would be thrown as an uncaught 'error' event instead.
+    stream.on("error", () => undefined);
     await new Promise<void>((resolve, reject) => {
       stream.once("open", () => resolve());
       stream.once("error", reject);
@@ -39,8 +42,17 @@ export async function openOutputFile(path: string, resume: boolean): Promise<Out
   }
 }
 
-// Counts the \n-ended lines of `path` and truncates whatever follows the last one.
-async function keepCompleteLines(path: string): Promise<number> {
+/**
+ * Counts the `\n`-ended lines of `path` and truncates whatever follows the last one (a torn line
+ * of an interrupted or failed write); a missing file has 0. Truncating needs no free space, so
+ * this works on the full disk that stopped the run.
+ *
+ * @example
+ * ```ts
+ * const resumeAt = await cutToCompleteLines("out.txt");
+ * ```
+ */
+export async function cutToCompleteLines(path: string): Promise<number> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, "r+");
@@ -80,7 +92,14 @@ async function keepCompleteLines(path: string): Promise<number> {
  */
 export function closeOutputFile(stream: WriteStream): Promise<void> {
   return new Promise((resolve, reject) => {
-    stream.once("error", reject);
-    stream.end(() => resolve());
+    // A stream that already failed has nothing left to flush; its error is the caller's to report.
+    if (stream.destroyed) return resolve();
+    const onError = (error: Error) => reject(error);
+    stream.once("error", onError);
+    stream.end(() => {
+      stream.off("error", onError);
+      if (stream.errored != null) reject(stream.errored);
+      else resolve();
+    });
   });
 }

@@ -3,7 +3,14 @@ import type { UrlForm } from "../../classify/url-form.js";
 
 /** A structural fact of an input worth a warning, as the playground shows it. */
 export interface FormWarning {
-  id: "hidden-host" | "userinfo" | "backslash" | "tab-or-newline" | "non-ascii-host" | "host-unrecoverable";
+  id:
+    | "script-scheme"
+    | "hidden-host"
+    | "userinfo"
+    | "backslash"
+    | "tab-or-newline"
+    | "non-ascii-host"
+    | "host-unrecoverable";
   text: string;
 }
 
@@ -18,7 +25,13 @@ export interface FormWarning {
  */
 export function formWarnings(form: UrlForm): FormWarning[] {
   const out: FormWarning[] = [];
-  if (form.class === "hidden-host") {
+  if (form.scriptScheme) {
+    // Not "hidden host" (issue 23): javascript:alert(1) leads to no host at all; it runs code.
+    out.push({
+      id: "script-scheme",
+      text: `script scheme: ${form.scheme === "" ? "this" : `${form.scheme}:`} runs code or shows its own document when followed, it leads to no site`,
+    });
+  } else if (form.class === "hidden-host") {
     out.push({ id: "hidden-host", text: "hidden host: no // is shown, yet a browser reads a host here" });
   }
   if (form.hasUserInfo) {
