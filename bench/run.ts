@@ -14,10 +14,12 @@ import { generateCorpus } from "./corpus.js";
 import { benchDedupe } from "./dedupe.js";
 import { benchFleet } from "./fleet.js";
 import { benchGolden } from "./golden.js";
+import { goldenWorkload } from "./golden-workload.js";
 import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
 import { benchPatternMatch, HOSTILE_PATHS } from "./pattern-match.js";
+import { guardFindings, guardRatio } from "./regression-guard.js";
 import { report } from "./report.js";
 import { benchResolve } from "./resolve.js";
 import { rulesCacheCases, USER_RULES } from "./rules-cache.js";
@@ -102,14 +104,32 @@ async function dedupeGroup(): Promise<void> {
   );
 }
 
+let goldenCache: string[] | undefined;
+/** The golden corpus as a workload as long as the seeded one, loaded on first use. */
+function golden(): string[] {
+  goldenCache ??= goldenWorkload(size);
+  return goldenCache;
+}
+
+// Both pure groups run over two workloads: the seeded corpus and the golden corpus's real link
+// shapes (issue 24), each checked by the regression guard against the bare parse of its own run.
+const workloads: [string, () => string[]][] = [
+  ["seeded corpus", corpus],
+  ["golden corpus (real link shapes)", golden],
+];
+
 function normalizeGroup(): void {
-  const medians = measureInterleaved(normalizeCases, corpus(), rounds);
-  report("normalize", size, rounds, medians, ["new URL(u).href", "normalize-url@9"]);
-  const identity = medians.get("normalize identity") ?? Number.NaN;
-  console.log(
-    `identity is ${((medians.get("normalize-url@9") ?? Number.NaN) / identity).toFixed(2)}× faster than normalize-url@9 ` +
-      `and ${(identity / (medians.get("new URL(u).href") ?? Number.NaN)).toFixed(2)}× the bare parse`,
-  );
+  for (const [workload, urls] of workloads) {
+    const medians = measureInterleaved(normalizeCases, urls(), rounds);
+    report(`normalize, ${workload}`, size, rounds, medians, ["new URL(u).href", "normalize-url@9"]);
+    const bare = medians.get("new URL(u).href") ?? Number.NaN;
+    const identity = medians.get("normalize identity") ?? Number.NaN;
+    console.log(
+      `identity is ${((medians.get("normalize-url@9") ?? Number.NaN) / identity).toFixed(2)}× faster than normalize-url@9 ` +
+        `and ${(identity / bare).toFixed(2)}× the bare parse (target ≤ 2.5×); rfc3986 ${((medians.get("normalize rfc3986") ?? Number.NaN) / bare).toFixed(2)}× (target ≤ 1.8×)`,
+    );
+    guardRatio("normalize identity", workload, identity / bare);
+  }
 }
 
 function goldenGroup(): void {
@@ -174,7 +194,13 @@ async function headScanGroup(): Promise<void> {
 }
 
 function classifyGroup(): void {
-  report("classify", size, rounds, measureInterleaved(classifyCases, corpus(), rounds), ["new URL().href"]);
+  for (const [workload, urls] of workloads) {
+    const medians = measureInterleaved(classifyCases, urls(), rounds);
+    report(`classify, ${workload}`, size, rounds, medians, ["new URL().href"]);
+    const ratio = (medians.get("classify()") ?? Number.NaN) / (medians.get("new URL().href") ?? Number.NaN);
+    console.log(`classify is ${ratio.toFixed(2)}× the bare parse (target ≤ 0.9×)`);
+    guardRatio("classify()", workload, ratio);
+  }
 }
 
 function rateLine(name: string, r: ServeRate, base: ServeRate): string {
@@ -294,3 +320,10 @@ if (unknown.length > 0) {
 for (const [name, run] of groups) {
   if (only === undefined || only.includes(name)) await run();
 }
+const over = guardFindings().filter((f) => !(f.ratio <= f.limit));
+if (guardFindings().length > 0)
+  console.log(
+    over.length === 0
+      ? `\nregression guard: ${guardFindings().length} ratios within their ceilings`
+      : `\nWARNING: regression guard: ${over.length} of ${guardFindings().length} ratios over their ceilings; exiting with code 1`,
+  );
