@@ -76,7 +76,11 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
     const check = (input: string, options: NormalizeOptions | undefined): Outcome => {
       const full = attempt(() => explain(input, options).canonical);
       const fast = attempt(() => normalize(input, options));
-      assert.deepEqual(fast, full, `normalize vs explain of ${JSON.stringify(input)} with ${JSON.stringify(options)}`);
+      assert.deepEqual(
+        fast,
+        full,
+        `normalize vs explain of ${JSON.stringify(input)} with ${JSON.stringify(options)}`,
+      );
       if (!full.ok) return full;
       const resolved = resolveNormalizeOptions(options);
       const lookup = resolved.rules.length === 0 ? undefined : ruleLookup(resolved.rules);
@@ -87,7 +91,11 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
         if (answer.includes("?")) reached.takenWithQuery++;
         if (input.includes("#")) reached.takenWithFragment++;
         if (lookup !== undefined) reached.takenOnRuleList++;
-        assert.equal(answer, full.value, `fast path of ${JSON.stringify(input)} with ${JSON.stringify(options)}`);
+        assert.equal(
+          answer,
+          full.value,
+          `fast path of ${JSON.stringify(input)} with ${JSON.stringify(options)}`,
+        );
       }
       return full;
     };
