@@ -49,7 +49,10 @@ describe("canonurl help | version (issue 23)", () => {
     const run = await runCli(["--help"]);
     assert.match(run.stdout, /canonurl fleet submit\|work\|results/);
     assert.match(run.stdout, /canonurl help \| version/);
-    assert.match(readFileSync(fromRoot("README.md"), "utf8"), /\[docs\/fleet\.md\]\(docs\/fleet\.md\)/);
+    assert.match(
+      readFileSync(fromRoot("README.md"), "utf8"),
+      /\[docs\/fleet\.md\]\(https:\/\/github\.com\/canonurl\/canonurl\/blob\/main\/docs\/fleet\.md\)/,
+    );
     assert.match(readFileSync(fromRoot("docs", "cli.md"), "utf8"), /## `canonurl fleet`/);
   });
 });
