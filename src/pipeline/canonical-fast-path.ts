@@ -30,6 +30,7 @@ export function canonicalFastPath(
   url: URL,
   options: ResolvedNormalizeOptions,
   lookup: RuleLookup | undefined,
+  hostname: string = url.hostname,
 ): string | undefined {
   if (!modelled(options)) return undefined;
   const href = url.href;
@@ -51,7 +52,6 @@ export function canonicalFastPath(
   // Userinfo is stripped: an "@" in the authority means there is some.
   const at = href.indexOf("@", authorityStart);
   if (at !== -1 && at < pathStart) return undefined;
-  const hostname = url.hostname;
   // A trailing host dot may be stripped; a rule may claim the host (code rules claim any).
   if (hostname.charCodeAt(hostname.length - 1) === 0x2e) return undefined;
   if (lookup?.mayMatch(hostname)) return undefined;

@@ -156,15 +156,18 @@ function runParsed(
   raw: string,
 ): RunResult {
   const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
+  // Read once: each read of the getter is a new string, and every Map and Set probe below would
+  // hash it again.
+  const hostname = url.hostname;
   if (steps === undefined) {
     // Most links are canonical already or nearly: checked stage by stage on the parsed href, one
     // that every stage leaves alone is its own key (canonical-fast-path.ts). explain() never
     // takes it, so it runs the whole pipeline, which is what the fast path is tested against.
-    const fast = canonicalFastPath(url, options, lookup);
+    const fast = canonicalFastPath(url, options, lookup, hostname);
     if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped: [] };
   }
   steps?.push({ stage: "parse", url: url.href });
-  const generic = genericPass(url, withExemptions(options, lookup, url.hostname));
+  const generic = genericPass(url, withExemptions(options, lookup, hostname));
   steps?.push({ stage: "generic", url: generic.href });
   // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
   checkUrlLength(generic.href, "the normalized URL", generic.href);
