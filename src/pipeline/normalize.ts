@@ -167,7 +167,7 @@ function runParsed(
     if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped: [] };
   }
   steps?.push({ stage: "parse", url: url.href });
-  const generic = genericPass(url, withExemptions(options, lookup, hostname));
+  const generic = genericPass(url, withExemptions(options, lookup, hostname), hostname);
   steps?.push({ stage: "generic", url: generic.href });
   // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
   checkUrlLength(generic.href, "the normalized URL", generic.href);
