@@ -63,10 +63,10 @@ const HEX = "0123456789ABCDEF";
 export function isNormalEscape(s: string, i: number): boolean {
   const hi = s.charCodeAt(i + 1);
   const lo = s.charCodeAt(i + 2);
-  // Uppercase hex only: a lowercase digit is rewritten.
-  const h = hi >= 0x30 && hi <= 0x39 ? hi - 0x30 : hi >= 0x41 && hi <= 0x46 ? hi - 0x37 : -1;
-  const l = lo >= 0x30 && lo <= 0x39 ? lo - 0x30 : lo >= 0x41 && lo <= 0x46 ? lo - 0x37 : -1;
-  if (h < 0 || l < 0) return false;
+  const h = hexValue(hi);
+  const l = hexValue(lo);
+  // Uppercase hex only (a lowercase digit, 0x61 and up, is rewritten).
+  if (h < 0 || l < 0 || hi > 0x60 || lo > 0x60) return false;
   const byte = (h << 4) | l;
   return byte >= 128 || ((FLAGS[byte] ?? 0) & UNRESERVED) === 0;
 }

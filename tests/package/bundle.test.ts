@@ -150,8 +150,11 @@ describe("canonurl/core bundles and runs without Node", () => {
     // layers, route fragments, the host tier), the data +1,220 (sourced tiers with hosts, two new
     // rules), declared-rule.ts +990 (path scope), option validation +900, host-tracking +498. The
     // ceiling moved to 19 KiB (~930 B of headroom); winning the 16 KiB back needs a cut elsewhere.
+    // Issue 24 (speed) measured 19,621 B: the checked fast path for canonical links
+    // (canonical-fast-path.ts, ~1,950 B minified) and the per-host options memo; it made identity
+    // 1.3-1.4x faster on the bench corpora. The ceiling moved to 20 KiB; the lead may prefer the cut.
     const selection = await gzipOf("classify, defaultRules, explain, normalize");
-    assert.ok(selection <= 19 * 1024, `gzip ${selection} B`);
+    assert.ok(selection <= 20 * 1024, `gzip ${selection} B`);
     assert.ok(selection > 4 * 1024, `gzip ${selection} B: the bundle lost its rules?`);
     // classify alone: 2,776 B measured; the rules, the pipeline or the rule compiler would double it.
     const classifyOnly = await gzipOf("classify");
