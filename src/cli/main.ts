@@ -45,7 +45,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   for (const stream of outputs) stream.on("error", onError);
   const written = trackLines(io.stdout);
   // Only a canonicalizing run has --resume; the other commands' output is not resumable.
-  const resumable = !["classify", "explain", "serve", "fleet", "help", "version"].includes(argv[0] ?? "");
+  // A dedupe run (--unique, --groups) prints keys, not one line per input: nothing to resume from.
+  const resumable =
+    !["classify", "explain", "serve", "fleet", "help", "version"].includes(argv[0] ?? "") &&
+    !argv.includes("--unique") &&
+    !argv.includes("--groups");
   const stdoutFailure = async (): Promise<OutputWriteError | undefined> => {
     const failure = isOutputWriteFailure(io.stdout.errored) ? io.stdout.errored : broken;
     if (failure === undefined) return undefined;

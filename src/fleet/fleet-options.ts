@@ -19,6 +19,11 @@ export interface FleetOptions {
   stalledIntervalMs?: number;
   /** How long results stay in Redis. @default 604800 (7 days) */
   resultTtlSeconds?: number;
+  /**
+   * How long a command waits to reach Redis before it fails with an error naming the address (an
+   * unreachable Redis made every command hang for ever). @default 5000
+   */
+  connectTimeoutMs?: number;
 }
 
 /** The resolved {@link FleetOptions}. */
@@ -30,6 +35,7 @@ export interface FleetSettings {
   attempts: number;
   stalledIntervalMs: number;
   resultTtlSeconds: number;
+  connectTimeoutMs: number;
 }
 
 function positiveInteger(value: number | undefined, name: string, fallback: number, max: number): number {
@@ -64,6 +70,7 @@ export function fleetSettings(options: FleetOptions): FleetSettings {
     attempts: positiveInteger(options.attempts, "attempts", 3, 100),
     stalledIntervalMs: positiveInteger(options.stalledIntervalMs, "stalledIntervalMs", 30_000, 3_600_000),
     resultTtlSeconds: positiveInteger(options.resultTtlSeconds, "resultTtlSeconds", 604_800, 31_536_000),
+    connectTimeoutMs: positiveInteger(options.connectTimeoutMs, "connectTimeoutMs", 5_000, 3_600_000),
   };
 }
 

@@ -25,7 +25,7 @@ export interface Fleet {
     urls: Iterable<string> | AsyncIterable<string>,
     init?: { job?: string; chunkSize?: number },
   ): Promise<{ job: string; count: number }>;
-  work(init?: { concurrency?: number; signal?: AbortSignal }): Promise<void>;
+  work(init?: { concurrency?: number; signal?: AbortSignal; drainMs?: number }): Promise<void>;
   results(job: string, init?: { follow?: boolean; signal?: AbortSignal }): AsyncIterable<Outcome>;
   progress(job: string): Promise<{ total: number; done: number; failed: number }>;
   close(): Promise<void>;
@@ -107,6 +107,75 @@ const SLOT_LEASE_MS = 5_000;
 // How long the results reader keeps trying a read that the connection lost before it gives up.
 const READ_RETRY_MS = 60_000;
 
+// How long close() waits for each client to end cleanly before destroying it: a client whose
+// Redis is gone never ends cleanly, and a worker under systemd or Docker must stop in time.
+const CLOSE_MS = 2_000;
+
+/** The default of `work`'s `drainMs`: how long a stopped worker waits for its chunks in hand. */
+export const DEFAULT_WORKER_DRAIN_MS = 10_000;
+
+/** Resolves when `promise` settles or after `ms`, whichever comes first; never rejects. */
+function bounded(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+// The address of a Redis URL for messages: host and port, never the password.
+function redisAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === "/" ? "" : u.pathname}`;
+  } catch {
+    return "redis";
+  }
+}
+
+/**
+ * Connects `client`, or fails within `ms` with an error naming the address: node-redis retries a
+ * refused connection for ever, so an unreachable Redis made every fleet command hang silently.
+ */
+async function connectWithin(client: Redis, url: string, ms: number): Promise<void> {
+  let last: unknown;
+  const onError = (error: unknown) => {
+    last = error;
+  };
+  client.on("error", onError);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const why = last instanceof Error ? `: ${last.message}` : "";
+          reject(
+            Object.assign(new Error(`cannot reach Redis at ${redisAddress(url)} within ${ms} ms${why}`), {
+              code: "redis-unreachable",
+            }),
+          );
+        }, ms);
+      }),
+    ]);
+  } catch (error) {
+    try {
+      client.destroy();
+    } catch {
+      // never connected
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    client.off("error", onError);
+  }
+}
+
 /**
  * `op` again after a lost connection: a command in flight when the connection drops rejects with
  * the socket's error (ECONNRESET), while the client reconnects by itself and queues what comes
@@ -151,6 +220,7 @@ export function createFleet(options: FleetOptions): Fleet {
   let redisTrouble = 0;
   let queue: BullMQ.Queue | undefined;
   const closers: (() => Promise<void>)[] = [];
+  const opened: Redis[] = [];
 
   function commands(): Promise<Redis> {
     redis ??= (async () => {
@@ -159,7 +229,13 @@ export function createFleet(options: FleetOptions): Fleet {
       // Each loss is counted: a chunk that ran across one may hold failures that were the fleet's.
       client.on("error", () => redisTrouble++);
       client.on("reconnecting", () => redisTrouble++);
-      await client.connect();
+      try {
+        await connectWithin(client, settings.redis, settings.connectTimeoutMs);
+      } catch (error) {
+        redis = undefined;
+        throw error;
+      }
+      opened.push(client);
       closers.push(async () => {
         await client.close();
       });
@@ -211,10 +287,16 @@ export function createFleet(options: FleetOptions): Fleet {
         throw new TypeError(`fleet.submit: chunkSize must be an integer from 1 to ${MAX_CHUNK_SIZE}`);
       }
       const r = await commands();
-      const q = getQueue();
       const keys = jobKeys(settings.queue, job);
       const ttl = settings.resultTtlSeconds;
-      if ((await r.exists(keys.meta)) === 1) throw new TypeError(`fleet.submit: job '${job}' exists`);
+      // Idempotent for a job name (issue 23): a name submitted before answers at once with what it
+      // holds and queues nothing, so a retried submit never doubles a job. Checked before the queue
+      // is touched, so it never waits on BullMQ or the workers.
+      const known = await r.hGetAll(keys.meta);
+      if (known.chunkSize !== undefined) {
+        return { job, count: Number(known.total ?? known.submitted ?? 0) };
+      }
+      const q = getQueue();
       await r.multi().hSet(keys.meta, { chunkSize, submitted: 0 }).expire(keys.meta, ttl).exec();
       let count = 0;
       let chunk = 0;
@@ -323,17 +405,30 @@ export function createFleet(options: FleetOptions): Fleet {
         }));
         storeChunk(job.data, stored).catch(() => {});
       });
+      const drainMs = init.drainMs ?? DEFAULT_WORKER_DRAIN_MS;
       try {
         await new Promise<void>((resolve) => {
           if (init.signal?.aborted) return resolve();
           init.signal?.addEventListener("abort", () => resolve(), { once: true });
         });
       } finally {
-        await worker.close();
-        worker.disconnect().catch(() => {});
-        await client.close();
-        await transport.close?.();
-        if (clientOptions.cache === undefined) await cache.close();
+        // Bounded, Redis or not (issue 23): the chunks in hand get drainMs to finish; past it the
+        // worker lets go of them (BullMQ gives a chunk whose lock lapses to another worker) and
+        // every client gets a short while to close before it is destroyed.
+        // Whole: drainMs + CLOSE_MS at most.
+        const started = Date.now();
+        await bounded(worker.close(), drainMs);
+        const forced = Date.now() - started >= drainMs;
+        await bounded(
+          Promise.all([
+            forced ? worker.close(true) : Promise.resolve(),
+            worker.disconnect(),
+            client.close(),
+            transport.close?.() ?? Promise.resolve(),
+            clientOptions.cache === undefined ? cache.close() : Promise.resolve(),
+          ]),
+          CLOSE_MS,
+        );
       }
     },
 
@@ -388,8 +483,9 @@ export function createFleet(options: FleetOptions): Fleet {
     },
 
     async close() {
-      for (const close of closers.splice(0).reverse()) await close().catch(() => {});
-      for (const raw of raws.splice(0)) {
+      // The clients get CLOSE_MS in all to end cleanly; one whose Redis is gone is destroyed then.
+      await bounded(Promise.all(closers.splice(0).map((close) => close().catch(() => {}))), CLOSE_MS);
+      for (const raw of [...raws.splice(0), ...opened.splice(0)]) {
         try {
           raw.destroy();
         } catch {

@@ -88,18 +88,27 @@ describe("every subcommand has its own --help (issue 23)", () => {
         "--refresh",
       ],
     ],
-    [["fleet"], ["submit", "work", "results"]],
+    [["fleet"], ["submit", "work", "results", "--redis-timeout"]],
     [
       ["fleet", "submit"],
-      ["--redis", "--queue", "--job", "--chunk-size"],
+      ["--redis", "--queue", "--job", "--chunk-size", "--redis-timeout"],
     ],
     [
       ["fleet", "work"],
-      ["--redis", "--queue", "--concurrency", "--host-concurrency", "--stalled-interval", "--resolve"],
+      [
+        "--redis",
+        "--queue",
+        "--concurrency",
+        "--host-concurrency",
+        "--stalled-interval",
+        "--drain-timeout",
+        "--redis-timeout",
+        "--resolve",
+      ],
     ],
     [
       ["fleet", "results"],
-      ["--redis", "--queue", "--job", "--json", "--follow"],
+      ["--redis", "--queue", "--job", "--json", "--follow", "--redis-timeout"],
     ],
   ];
   for (const [command, flags] of cases) {

@@ -248,6 +248,46 @@ describe("the playground in Chromium", { timeout: 120_000 }, () => {
     await page.close();
   });
 
+  it("many links: pasted links grouped by key show what was united and what stayed apart", async () => {
+    const links = [
+      "https://youtu.be/dQw4w9WgXcQ?si=abc",
+      "https://www.youtube.com/results?search_query=lofi",
+      "https://m.youtube.com/watch?v=dQw4w9WgXcQ&feature=share",
+      "https://www.youtube.com/results?search_query=jazz",
+      "ftp://not-http.test/",
+      "https://example.com/a?utm_source=x",
+      "https://example.com/a",
+    ];
+    const page = await openPage();
+    await page.locator("#view").selectOption("groups");
+    await page.locator("#urls").fill(links.join("\n"));
+    await waitForText(page, ".group-summary", /^7 links → 4 keys; 2 keys unite several links$/);
+    const groups = page.locator("article.group");
+    // First-seen order, the same keys normalize() gives: the two searches stay apart.
+    assert.deepEqual(await groups.locator(".group-key output").allTextContents(), [
+      normalize(links[0] as string),
+      normalize(links[1] as string),
+      normalize(links[3] as string),
+      normalize(links[5] as string),
+    ]);
+    assert.deepEqual(await groups.evaluateAll((a) => a.map((g) => g.getAttribute("data-count"))), [
+      "2",
+      "1",
+      "1",
+      "2",
+    ]);
+    assert.deepEqual(await groups.first().locator("li").allTextContents(), [links[0], links[2]]);
+    assert.match((await page.locator(".group.failed").textContent()) ?? "", /ftp:\/\/not-http\.test\//);
+    // The view is part of the permalink: reopening it shows the groups again.
+    const reopened = await openPage(new URL(page.url()).hash);
+    await waitForText(reopened, ".group-summary", /^7 links → 4 keys/);
+    assert.equal(await reopened.locator("#view").inputValue(), "groups");
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, "playground-groups.png"), fullPage: true });
+    await page.close();
+    await reopened.close();
+  });
+
   it("fits a phone-sized viewport: nothing scrolls sideways, the controls stay on screen", async () => {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 375, height: 740 });

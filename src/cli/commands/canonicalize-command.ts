@@ -9,6 +9,7 @@ import {
   DEFAULT_CACHE_FILE,
   defaultCacheDir,
 } from "../flags/cache-flags.js";
+import { DEDUPE_FLAGS, dedupeFromFlags } from "../flags/dedupe-flags.js";
 import { type OutputFormat, outputFormatFromFlag } from "../flags/format-flag.js";
 import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "../flags/network-flags.js";
 import {
@@ -18,6 +19,7 @@ import {
   readNormalizeRecipe,
 } from "../flags/normalize-flags.js";
 import { isSameFile } from "../flags/same-file.js";
+import { createDedupeOutput, endDedupeOutput } from "../io/dedupe-output.js";
 import { inputTotal } from "../io/input-total.js";
 import { type CliIo, type ExitCode, isOutputWriteFailure, UsageError, writeOut } from "../io/io.js";
 import type { InputLine } from "../io/line-splitter.js";
@@ -59,6 +61,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
       ...NETWORK_FLAGS,
       ...NETWORK_POLICY_FLAGS,
       ...CACHE_FLAGS,
+      ...DEDUPE_FLAGS,
       help: { type: "boolean", short: "h" },
       version: { type: "boolean" },
     },
@@ -80,6 +83,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
     throw new UsageError("--workers needs --offline (network mode overlaps requests with --concurrency)");
   }
   if (values.resume === true && values.output === undefined) throw new UsageError("--resume needs -o FILE");
+  const dedupe = dedupeFromFlags(values);
   if (values.progress === true && values["no-progress"] === true) {
     throw new UsageError("--progress and --no-progress contradict each other");
   }
@@ -116,12 +120,16 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
         void inputTotal(positionals, fromStdin, io.stdin).then((n) => n === undefined || shown.setTotal(n));
       }
       if (needsStdinHint(fromStdin, io.stdin)) await writeOut(io.stderr, STDIN_HINT);
-      const out: CliIo = {
-        stdin: io.stdin,
-        stdout: file?.stream ?? io.stdout,
-        stderr: progress.stderr ?? io.stderr,
-      };
-      const json = values.json === true;
+      const stderr = progress.stderr ?? io.stderr;
+      const target = file?.stream ?? io.stdout;
+      // A dedupe run prints through a filter: keys for --unique; for --groups the run's own --json
+      // objects, which carry the inputs its groups list.
+      const filtered =
+        dedupe === undefined
+          ? undefined
+          : createDedupeOutput(target, stderr, dedupe.mode, format, dedupe.limits);
+      const out: CliIo = { stdin: io.stdin, stdout: filtered ?? target, stderr };
+      const json = values.json === true || dedupe?.mode === "groups";
       const run = { base, progress };
       if (network !== undefined) {
         const flags = { json, concurrency: network.concurrency };
@@ -153,6 +161,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
               );
         code = failed ? 1 : 0;
       }
+      if (filtered !== undefined) await endDedupeOutput(filtered);
     } catch (error) {
       // A failed -o FILE surfaces as whatever the run was doing (a write, a drain): report the file.
       if (file === undefined || !isOutputWriteFailure(file.stream.errored)) throw error;
@@ -162,7 +171,13 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
     }
     if (file !== undefined && isOutputWriteFailure(file.stream.errored)) {
       const path = values.output as string;
-      throw new OutputWriteError(`'${path}'`, await cutToCompleteLines(path), file.stream.errored);
+      const complete = await cutToCompleteLines(path);
+      // A dedupe output holds keys, not one line per input: there is no input to resume from.
+      throw new OutputWriteError(
+        `'${path}'`,
+        dedupe === undefined ? complete : undefined,
+        file.stream.errored,
+      );
     }
     return code as ExitCode;
   } finally {

@@ -2,18 +2,30 @@ import { createReadStream } from "node:fs";
 import { parseArgs } from "node:util";
 import type { ClientOptions } from "../../resolve/types.js";
 import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "../flags/network-flags.js";
+import { isBlankLine } from "../io/blank-line.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
 import { outcomeOutput } from "../io/outcome-output.js";
 import { readInputs } from "../io/read-lines.js";
 import { overlongError, overlongInput } from "../io/report-failure.js";
+import { blankJson } from "../workers/offline-batch.js";
 import { NETWORK_FLAGS, networkOptionsFromFlags } from "./network-mode.js";
 import { FLEET_RESULTS_USAGE, FLEET_SUBMIT_USAGE, FLEET_USAGE, FLEET_WORK_USAGE } from "./usage.js";
 
 const COMMON = {
   redis: { type: "string" },
   queue: { type: "string" },
+  "redis-timeout": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+// After a stopped worker's drain and close, the longest the process lingers before it exits.
+const EXIT_GRACE_MS = 500;
+
+// --redis-timeout MS: how long a command waits to reach Redis (createFleet's connectTimeoutMs).
+function redisTimeout(value: string | undefined): { connectTimeoutMs?: number } {
+  const ms = integer(value, "redis-timeout", 1, 3_600_000);
+  return ms === undefined ? {} : { connectTimeoutMs: ms };
+}
 
 function integer(value: string | undefined, flag: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
@@ -52,9 +64,18 @@ export async function runFleet(argv: readonly string[], io: CliIo): Promise<Exit
     await writeOut(io.stdout, FLEET_USAGE);
     return 0;
   }
-  if (sub === "submit") return submit(args, io);
-  if (sub === "work") return work(args, io);
-  if (sub === "results") return results(args, io);
+  try {
+    if (sub === "submit") return await submit(args, io);
+    if (sub === "work") return await work(args, io);
+    if (sub === "results") return await results(args, io);
+  } catch (error) {
+    // An unreachable Redis is an answer, not a crash: one line naming the address (issue 23).
+    if ((error as { code?: unknown }).code === "redis-unreachable") {
+      await writeOut(io.stderr, `canonurl fleet: ${(error as Error).message}\n`);
+      return 1;
+    }
+    throw error;
+  }
   throw new UsageError("fleet needs a subcommand: submit, work or results (see canonurl fleet --help)");
 }
 
@@ -73,7 +94,11 @@ async function submit(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const source = file === undefined || file === "-" ? io.stdin : createReadStream(file);
   const chunkSize = integer(values["chunk-size"], "chunk-size", 1, 10_000);
   const { createFleet, FailedInput } = await import("../../fleet/fleet.js");
-  const fleet = createFleet({ redis: redisFlag(values.redis), queue: values.queue });
+  const fleet = createFleet({
+    redis: redisFlag(values.redis),
+    queue: values.queue,
+    ...redisTimeout(values["redis-timeout"]),
+  });
   try {
     // An over-long line is never held whole: it is submitted as failed (invalid-url), its outcome
     // showing its first characters, as network mode reports it.
@@ -105,6 +130,7 @@ async function work(args: readonly string[], io: CliIo): Promise<ExitCode> {
       ...NETWORK_POLICY_FLAGS,
       "host-concurrency": { type: "string" },
       "stalled-interval": { type: "string" },
+      "drain-timeout": { type: "string" },
     },
   });
   if (values.help === true) {
@@ -115,6 +141,7 @@ async function work(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const client: ClientOptions = { ...options, ...networkPolicyFromFlags(values) };
   const hostLimit = integer(values["host-concurrency"], "host-concurrency", 1, 10_000);
   const stalledIntervalMs = integer(values["stalled-interval"], "stalled-interval", 100, 3_600_000);
+  const drainMs = integer(values["drain-timeout"], "drain-timeout", 0, 3_600_000);
   let fleet: ReturnType<Awaited<ReturnType<typeof loadFleet>>>;
   try {
     fleet = (await loadFleet())({
@@ -123,6 +150,7 @@ async function work(args: readonly string[], io: CliIo): Promise<ExitCode> {
       client,
       ...(hostLimit === undefined ? {} : { hostLimit }),
       ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }),
+      ...redisTimeout(values["redis-timeout"]),
     });
   } catch (error) {
     if (error instanceof TypeError) throw new UsageError(error.message);
@@ -134,12 +162,17 @@ async function work(args: readonly string[], io: CliIo): Promise<ExitCode> {
   process.once("SIGTERM", onSignal);
   try {
     await writeOut(io.stderr, `canonurl fleet: working (pid ${process.pid})\n`);
-    await fleet.work({ concurrency, signal: stop.signal });
+    await fleet.work({ concurrency, signal: stop.signal, ...(drainMs === undefined ? {} : { drainMs }) });
     return 0;
   } finally {
     process.removeListener("SIGINT", onSignal);
     process.removeListener("SIGTERM", onSignal);
     await fleet.close();
+    // The drain is over: whatever a Redis client BullMQ made for itself still retries a Redis
+    // that is gone (its reconnect timers keep the process alive, measured: never ending). A
+    // worker under systemd or Docker must end, so the process ends a moment after this
+    // returns; the timer holds nothing alive when the loop is already empty.
+    if (stop.signal.aborted) setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
   }
 }
 
@@ -153,7 +186,11 @@ async function results(args: readonly string[], io: CliIo): Promise<ExitCode> {
     return 0;
   }
   if (values.job === undefined) throw new UsageError("fleet results needs --job NAME");
-  const fleet = (await loadFleet())({ redis: redisFlag(values.redis), queue: values.queue });
+  const fleet = (await loadFleet())({
+    redis: redisFlag(values.redis),
+    queue: values.queue,
+    ...redisTimeout(values["redis-timeout"]),
+  });
   let failed = false;
   let count = 0;
   try {
@@ -169,7 +206,15 @@ async function results(args: readonly string[], io: CliIo): Promise<ExitCode> {
       }
       if (step.done === true) break;
       count++;
-      const line = outcomeOutput(step.value.index, step.value, values.json === true);
+      // A blank input line answers as canonurl answers it (blank: true), not as invalid-url, so
+      // `fleet results` prints what a local run prints (issue 23).
+      const line = isBlankLine(step.value.input)
+        ? {
+            stdout: values.json === true ? blankJson(step.value.index, step.value.input) : "\n",
+            failed: false,
+            stderr: undefined,
+          }
+        : outcomeOutput(step.value.index, step.value, values.json === true);
       if (line.failed) failed = true;
       if (line.stderr !== undefined) await writeOut(io.stderr, line.stderr);
       await writeOut(io.stdout, line.stdout);

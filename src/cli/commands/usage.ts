@@ -19,6 +19,11 @@ Options:
                             results do not go to it)
   --workers N               offline: threads that canonicalize, the main one included (default
                             1); output stays in input order
+  --unique                  print each key once, in the order of its first input
+  --groups                  at the end, one NDJSON {key, count, inputs} per key, first-seen order
+  --max-keys N              with --unique or --groups: distinct keys held at most; one more stops
+                            the run with status 2 (default 1000000, about 180 MB)
+  --group-inputs N          with --groups: inputs listed per key, the rest only counted (default 100)
   --version                 print the version (also: canonurl version)
 
 Normalization (also after explain):
@@ -124,17 +129,20 @@ export const FLEET_USAGE = `Usage:
 
 A distributed batch on Redis (docs/fleet.md): submit queues the inputs and prints the job name,
 workers resolve them, results prints one line per input in input order, as canonurl does.
-Each subcommand takes --help for its own flags.
+Every command gives up on an unreachable Redis after --redis-timeout MS (default 5000) with one
+line naming the address, exit status 1. Each subcommand takes --help for its own flags.
 `;
 
 const REDIS_HELP = `  --redis URL               redis://HOST:PORT[/DB] (required)
   --queue Q                 the queue's name (default canonurl)
+  --redis-timeout MS        give up on an unreachable Redis after MS (default 5000)
 `;
 
 /** The text `canonurl fleet submit --help` prints. */
 export const FLEET_SUBMIT_USAGE = `Usage: canonurl fleet submit --redis URL [options] [FILE|-]
 
-Queues one input per line of FILE (else stdin) as a job and prints its name.
+Queues one input per line of FILE (else stdin) as a job and prints its name. Never waits on
+workers. A job name submitted before answers at once with that name and queues nothing.
 
 Options:
 ${REDIS_HELP}  --job NAME                the job's name (default: a random one)
@@ -145,10 +153,12 @@ ${REDIS_HELP}  --job NAME                the job's name (default: a random one)
 /** The text `canonurl fleet work --help` prints. */
 export const FLEET_WORK_USAGE = `Usage: canonurl fleet work --redis URL [options]
 
-Resolves queued chunks until SIGINT or SIGTERM, then finishes the chunks in hand.
+Resolves queued chunks until SIGINT or SIGTERM, then finishes the chunks in hand within
+--drain-timeout, Redis reachable or not (a chunk let go of runs again on another worker).
 
 Options:
 ${REDIS_HELP}  --stalled-interval MS     how often a chunk of a dead worker is looked for
+  --drain-timeout MS        longest wait for the chunks in hand after SIGTERM (default 10000)
 ${NETWORK_HELP}  -h, --help                this text
 `;
 

@@ -12,7 +12,24 @@ import { MAX_LINE_BYTES, type OverlongLine } from "./line-splitter.js";
  * ```
  */
 export function failureLine(index: number, input: string, error: unknown): string {
-  return `${index}\t${oneLine(input)}\t${errorCode(error)}: ${oneLine(errorMessage(error))}\n`;
+  return failureLineOf(index, input, errorJson(error));
+}
+
+/**
+ * {@link failureLine} from the `{ code, message }` a `--json` line carries (a dedupe run reads
+ * the JSON objects and reports their failures as a plain run does).
+ *
+ * @example
+ * ```ts
+ * failureLineOf(3, "ftp://x", { code: "unsupported-scheme", message: "unsupported scheme" }); // "3\tftp://x\tunsupported-scheme: unsupported scheme\n"
+ * ```
+ */
+export function failureLineOf(
+  index: number,
+  input: string,
+  error: { code: string; message: string },
+): string {
+  return `${index}\t${oneLine(input)}\t${error.code}: ${oneLine(error.message)}\n`;
 }
 
 /**

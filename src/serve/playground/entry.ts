@@ -2,13 +2,16 @@
 // typing never waits on the network; only "resolve" calls the service, and only when it allows it.
 // Bundled by scripts/build-playground.mjs; type-checked against the DOM by tsconfig.playground.json.
 import { classify } from "../../classify/classify.js";
-import { explain } from "../../pipeline/normalize.js";
+import { explain, normalize } from "../../pipeline/normalize.js";
 import { changedSpan } from "./changed-span.js";
+import { groupLinks } from "./group-links.js";
 import { fragmentToState, type PlaygroundState, stateToFragment } from "./permalink.js";
 import { formWarnings } from "./warnings.js";
 
 // More lines than this are not drawn: a pasted log of 10,000 URLs would freeze the tab.
 const MAX_LINES = 50;
+// The "many links" view draws one row per link, not a card: 5,000 rows stay responsive.
+const MAX_GROUPED = 5_000;
 
 interface Capabilities {
   resolve: boolean;
@@ -42,6 +45,7 @@ function el<K extends keyof HTMLElementTagNameMap>(
 
 const input = byId<HTMLTextAreaElement>("urls");
 const preset = byId<HTMLSelectElement>("preset");
+const view = byId<HTMLSelectElement>("view");
 const results = byId<HTMLElement>("results");
 const permalink = byId<HTMLAnchorElement>("permalink");
 const token = byId<HTMLInputElement>("token");
@@ -203,7 +207,56 @@ function renderLine(line: string, options: { preset: PlaygroundState["preset"] }
 }
 
 function currentState(): PlaygroundState {
-  return { text: input.value, preset: preset.value === "rfc3986" ? "rfc3986" : "identity" };
+  return {
+    text: input.value,
+    preset: preset.value === "rfc3986" ? "rfc3986" : "identity",
+    view: view.value === "groups" ? "groups" : "each",
+  };
+}
+
+// "Many links": the pasted links grouped by key, so a person sees what was united (and checks
+// that nothing merged that should not have) before deduping a whole file with --groups.
+function renderGroups(
+  lines: readonly string[],
+  options: { preset: PlaygroundState["preset"] },
+): HTMLElement[] {
+  const grouped = groupLinks(lines, (link) => normalize(link, options), MAX_GROUPED);
+  const read = grouped.groups.reduce((n, g) => n + g.links.length, 0) + grouped.failed.length;
+  const united = grouped.groups.filter((g) => g.links.length > 1).length;
+  const out: HTMLElement[] = [
+    el(
+      "p",
+      { class: "group-summary" },
+      `${read} links → ${grouped.groups.length} keys; ${united} ${united === 1 ? "key unites" : "keys unite"} several links`,
+    ),
+  ];
+  for (const group of grouped.groups) {
+    const list = el("ul", { class: "group-links" });
+    for (const link of group.links) list.append(el("li", {}, link));
+    out.push(
+      el(
+        "article",
+        {
+          class: `group ${group.links.length > 1 ? "united" : "single"}`,
+          "data-count": String(group.links.length),
+        },
+        el(
+          "h2",
+          { class: "group-key" },
+          el("output", {}, group.key),
+          el("span", { class: "group-count" }, `× ${group.links.length}`),
+        ),
+        list,
+      ),
+    );
+  }
+  if (grouped.failed.length > 0) {
+    const list = el("ul", { class: "group-failed" });
+    for (const f of grouped.failed) list.append(el("li", {}, el("code", {}, f.link), ` ${f.message}`));
+    out.push(el("section", { class: "group failed" }, el("h2", {}, "not read"), list));
+  }
+  if (grouped.skipped > 0) out.push(el("p", { class: "more" }, `${grouped.skipped} more lines not grouped`));
+  return out;
 }
 
 function render(): void {
@@ -215,6 +268,11 @@ function render(): void {
     .split("\n")
     .map((line) => line.replace(/\r$/, ""))
     .filter((line) => line.trim() !== "");
+  document.body.dataset.view = state.view ?? "each";
+  if (state.view === "groups") {
+    results.replaceChildren(...renderGroups(lines, { preset: state.preset }));
+    return;
+  }
   const cards = lines.slice(0, MAX_LINES).map((line) => renderLine(line, { preset: state.preset }));
   if (lines.length > MAX_LINES) {
     cards.push(el("p", { class: "more" }, `${lines.length - MAX_LINES} more lines not shown`));
@@ -232,10 +290,12 @@ function loadFromFragment(): void {
   const state = fragmentToState(location.hash);
   input.value = state.text;
   preset.value = state.preset;
+  view.value = state.view ?? "each";
 }
 
 input.addEventListener("input", scheduleRender);
 preset.addEventListener("change", render);
+view.addEventListener("change", render);
 window.addEventListener("hashchange", () => {
   loadFromFragment();
   render();

@@ -1,7 +1,9 @@
-/** What a permalink carries: the text typed and the preset chosen. */
+/** What a permalink carries: the text typed, the preset and the view chosen. */
 export interface PlaygroundState {
   text: string;
   preset: "identity" | "rfc3986";
+  /** `each`: every link explained; `groups`: the links grouped by key ("many links"). */
+  view?: "each" | "groups";
 }
 
 /**
@@ -17,6 +19,7 @@ export function stateToFragment(state: PlaygroundState): string {
   const params = new URLSearchParams();
   params.set("u", state.text);
   if (state.preset !== "identity") params.set("p", state.preset);
+  if (state.view === "groups") params.set("v", "groups");
   return `#${params.toString()}`;
 }
 
@@ -25,10 +28,14 @@ export function stateToFragment(state: PlaygroundState): string {
  *
  * @example
  * ```ts
- * fragmentToState("#u=a.example&p=rfc3986"); // { text: "a.example", preset: "rfc3986" }
+ * fragmentToState("#u=a.example&p=rfc3986"); // { text: "a.example", preset: "rfc3986", view: "each" }
  * ```
  */
 export function fragmentToState(fragment: string): PlaygroundState {
   const params = new URLSearchParams(fragment.startsWith("#") ? fragment.slice(1) : fragment);
-  return { text: params.get("u") ?? "", preset: params.get("p") === "rfc3986" ? "rfc3986" : "identity" };
+  return {
+    text: params.get("u") ?? "",
+    preset: params.get("p") === "rfc3986" ? "rfc3986" : "identity",
+    view: params.get("v") === "groups" ? "groups" : "each",
+  };
 }
