@@ -38,7 +38,7 @@ export function benchGolden(): GoldenRow[] {
   return [
     { name: "canonurl normalize", score: scoreCorpus(groups, (u) => normalize(u)) },
     {
-      name: "canonurl + ClearURLs pack",
+      name: "canonurl + ClearURLs pack (as rules)",
       score: scoreCorpus(groups, (u) => normalize(u, { rules: withClearUrls })),
     },
     {

@@ -94,9 +94,9 @@ export function readTrackingParams(value: unknown): TrackingParamTiers {
     return list.map((entry: unknown, i) => {
       const e = entry as Record<string, unknown> | null;
       const name = e?.name;
-      const pattern = key === "everywhere" ? /^[^*]+\*$/ : /^$/;
+      const pattern = /^[^*]+\*$/;
       if (typeof name !== "string" || name === "" || (name.includes("*") && !pattern.test(name)))
-        return fail(`${key}[${i}].name must be a name${key === "everywhere" ? " or a prefix* pattern" : ""}`);
+        return fail(`${key}[${i}].name must be a name or a prefix* pattern`);
       // Each entry names its documentation: a fact without a source is not shipped.
       if (typeof e?.source !== "string" || e.source === "")
         return fail(`${key}[${i}] (${name}) needs a source`);

@@ -176,6 +176,13 @@ export function createCachedResolver(
   const { logger } = ctx.options;
   let bypassUntil = 0;
   let failing = false;
+  // When the current outage was first logged: only an operation begun after it can end it. A
+  // lookup sent before the store went away may still answer after a later one failed (seen under
+  // load when Redis restarts mid-batch); that says nothing about the store now.
+  let failingSince = 0;
+  function answered(startedAt: number): void {
+    if (failing && startedAt > failingSince) failing = false;
+  }
   const writes = new Set<Promise<void>>();
   const opTimer = createOpTimer(CACHE_OP_TIMEOUT_MS);
   // Counts settled writes: a lookup that began before a write of its key settled may have missed it.
@@ -193,6 +200,7 @@ export function createCachedResolver(
     bypassUntil = performance.now() + CACHE_BYPASS_MS;
     if (failing) return;
     failing = true;
+    failingSince = performance.now();
     try {
       logger?.debug(`cache ${op} failed; resolving without the cache until it answers again`, {
         event: CACHE_BYPASS_EVENT,
@@ -221,7 +229,7 @@ export function createCachedResolver(
       // Still followed after the bound passed: a late success ends the outage, a late failure is one.
       pending.then(
         (value) => {
-          failing = false;
+          answered(now);
           return value;
         },
         (error: unknown) => {
@@ -289,7 +297,7 @@ export function createCachedResolver(
     if (started >= bypassUntil) {
       try {
         entry = look(key);
-        failing = false;
+        answered(started);
       } catch (error) {
         failed("get", error);
       }

@@ -1,3 +1,5 @@
+import type { WrapperDecoding } from "./wrapper-decoding.js";
+
 /**
  * One path rewrite of a declarative rule: when `match` matches the whole path, the path (and
  * optionally the query) becomes `rewrite` with the captures filled in.
@@ -72,6 +74,12 @@ export interface UnwrapForm {
    * is read on the wrapper's own scheme and host. @default false
    */
   readonly sameHost?: boolean;
+  /**
+   * The target is encoded in a wrapper's own scheme, decoded after it is read (Proofpoint URL
+   * Defense: `"proofpoint-v2"` for `/v2/url?u=https-3A__host_path`, `"proofpoint-v3"` for
+   * `/v3/__URL__;…`). A text not in that scheme is not a target. @default none
+   */
+  readonly decode?: WrapperDecoding;
 }
 
 /**

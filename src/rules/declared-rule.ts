@@ -11,6 +11,7 @@ import {
 } from "./path-pattern.js";
 import { type CompiledRewrite, compileRewrite, rewriteQuery } from "./rewrite.js";
 import { compileTemplate, fillTemplate, type Template } from "./template.js";
+import { decodeWrappedTarget, type WrapperDecoding } from "./wrapper-decoding.js";
 
 interface CompiledPattern {
   readonly match: CompiledPathPattern;
@@ -30,6 +31,7 @@ interface CompiledUnwrap {
   readonly target: Template | undefined;
   readonly keepQuery: boolean;
   readonly sameHost: boolean;
+  readonly decode: WrapperDecoding | undefined;
 }
 
 // Only reached for validated declarations, where every pattern compiled once already.
@@ -153,6 +155,7 @@ function compileDeclaration(declaration: DeclarativeRule, bases: readonly string
       target: u.target === undefined ? undefined : must(compileTemplate(u.target, path.names)),
       keepQuery: u.keepQuery === true,
       sameHost: u.sameHost === true,
+      decode: u.decode,
     };
   });
   const mirrorHosts = declaration.mirrorHosts;
@@ -386,6 +389,7 @@ export class DeclaredRule implements DomainRule {
         if (form.keepQuery && url.search.length > 1)
           raw += (raw.includes("?") ? "&" : "?") + url.search.slice(1);
       }
+      if (raw !== undefined && form.decode !== undefined) raw = decodeWrappedTarget(form.decode, raw);
       if (raw === undefined || raw === "") continue;
       let target: URL;
       try {

@@ -40,19 +40,25 @@ export type Parsed<T> =
  */
 export type TemplatePiece =
   | string
-  | { readonly name: string; readonly rest: boolean; readonly pattern?: string | undefined };
+  | {
+      readonly name: string;
+      readonly rest: boolean;
+      readonly pattern?: string | undefined;
+      /** `{name:lower}`: a template fills the capture in lowercase (templates only). */
+      readonly lower?: true;
+    };
 
-// A capture constraint is one character class of letters, digits, ranges of them and "_" "." "~",
-// with an optional bounded count: `[A-Z0-9]{10}`, `[0-9a-f]{10,16}`, `[0-9]+`. Nothing else, so a
+// A capture constraint is one character class of letters, digits, ranges of them and "_" "." "~"
+// (and a literal "-" as its last character: GitHub's owner names), with an optional bounded count: `[A-Z0-9]{10}`, `[0-9a-f]{10,16}`, `[0-9]+`. Nothing else, so a
 // user's rule cannot bring a backtracking regular expression (no alternation, no nesting, no "/").
 const CONSTRAINT =
-  /^\[((?:[A-Za-z0-9](?:-[A-Za-z0-9])?|[_.~])+)\](?:\{([0-9]{1,3})(?:,([0-9]{1,3}))?\}|\+)?$/;
+  /^\[((?:[A-Za-z0-9](?:-[A-Za-z0-9])?|[_.~])+-?)\](?:\{([0-9]{1,3})(?:,([0-9]{1,3}))?\}|\+)?$/;
 
 function compileConstraint(text: string): Parsed<string> {
   const m = CONSTRAINT.exec(text);
   const bad = {
     ok: false as const,
-    message: `bad constraint "${text}": one class of letters, digits, ranges, "_" "." "~", then {n}, {m,n} or +`,
+    message: `bad constraint "${text}": one class of letters, digits, ranges, "_" "." "~" (a final "-"), then {n}, {m,n} or +`,
   };
   if (m === null) return bad;
   const cls = m[1] as string;
@@ -102,6 +108,14 @@ export function splitPlaceholders(text: string): Parsed<TemplatePiece[]> {
     if (!NAME.test(name))
       return { ok: false, message: `bad placeholder "{${inner}}": a name is letters, digits, _` };
     let pattern: string | undefined;
+    if (colon !== -1 && inner.slice(colon + 1) === "lower") {
+      if (rest) return { ok: false, message: `"{${inner}}": a rest capture takes no transform` };
+      if (literal !== "") pieces.push(literal);
+      literal = "";
+      pieces.push({ name, rest, lower: true });
+      i = end;
+      continue;
+    }
     if (colon !== -1) {
       if (rest) return { ok: false, message: `"{${inner}}": a rest capture takes no constraint` };
       const c = compileConstraint(inner.slice(colon + 1));
@@ -168,6 +182,11 @@ export function compilePathPattern(text: string): Parsed<CompiledPathPattern> {
       appendLiteral(i === 0 ? piece.slice(1) : piece);
       continue;
     }
+    if (piece.lower === true)
+      return {
+        ok: false,
+        message: `"{${piece.name}:lower}" is a template transform, not a match constraint`,
+      };
     if (names.includes(piece.name)) return { ok: false, message: `capture "{${piece.name}}" appears twice` };
     names.push(piece.name);
     const previous = pieces[i - 1];

@@ -1,13 +1,17 @@
 import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { type Parsed, splitPlaceholders } from "./path-pattern.js";
 
-/** A compiled template: literal text and indexes into the capture values. */
+/**
+ * A compiled template: literal text and indexes into the capture values; a negative number `~i`
+ * is capture `i` in ASCII lowercase (`{owner:lower}`).
+ */
 export type Template = readonly (string | number)[];
 
 /**
  * Compiles a template (`"/watch?v={id}"`, `"https://{target}"`) against the capture names of its
  * pattern; every placeholder must name one of them, so a typo fails at load instead of producing
- * `/watch?v=` at run time.
+ * `/watch?v=` at run time. `{name:lower}` fills the capture in ASCII lowercase, for path parts a
+ * site compares without case (GitHub owners and repositories, Reddit subreddits, X handles).
  *
  * @example
  * ```ts
@@ -31,7 +35,7 @@ export function compileTemplate(text: string, names: readonly string[]): Parsed<
       const known = names.length === 0 ? "the pattern has none" : `known: ${names.join(", ")}`;
       return { ok: false, message: `"{${piece.name}}" is not a capture of the pattern (${known})` };
     }
-    out.push(index);
+    out.push(piece.lower === true ? ~index : index);
   }
   return { ok: true, value: out };
 }
@@ -53,8 +57,19 @@ export function fillTemplate(
 ): string {
   let out = "";
   for (const piece of template) {
-    out += typeof piece === "number" ? encode(values[piece] ?? "") : piece;
+    out +=
+      typeof piece === "string"
+        ? piece
+        : piece >= 0
+          ? encode(values[piece] ?? "")
+          : encode(asciiLower(values[~piece] ?? ""));
     if (out.length > MAX_URL_LENGTH) checkUrlLength(out, "a rule's filled template", out);
   }
   return out;
+}
+
+// ASCII only: a site that folds case in its paths folds A-Z; other letters and %XX escapes (whose
+// hex digits the generic pass keeps uppercase) stay as they are.
+function asciiLower(value: string): string {
+  return value.replace(/%[0-9A-Fa-f]{2}|[A-Z]+/g, (m) => (m.charCodeAt(0) === 0x25 ? m : m.toLowerCase()));
 }

@@ -6,6 +6,7 @@ import { compilePathPattern } from "./path-pattern.js";
 import { regexHazard } from "./regex-safety.js";
 import { compileRewrite } from "./rewrite.js";
 import { compileTemplate } from "./template.js";
+import { WRAPPER_DECODINGS, type WrapperDecoding } from "./wrapper-decoding.js";
 
 const RULE_FIELDS = [
   "name",
@@ -23,7 +24,7 @@ const RULE_FIELDS = [
 ] as const;
 const PATTERN_FIELDS = ["match", "rewrite", "hosts", "keepParams", "stripParams"] as const;
 const FRAGMENT_FIELDS = ["pattern", "paths"] as const;
-const UNWRAP_FIELDS = ["path", "param", "target", "keepQuery", "sameHost"] as const;
+const UNWRAP_FIELDS = ["path", "param", "target", "keepQuery", "sameHost", "decode"] as const;
 // An unwrap rule hands its target to the whole pipeline; rewriting the wrapper as well would mean
 // two answers to one link.
 const REWRITING_FIELDS = /* @__PURE__ */ RULE_FIELDS.filter(
@@ -280,14 +281,25 @@ function validateUnwrap(c: Collector, value: unknown, path: string): UnwrapForm[
       c.add(join(at, "sameHost"), "must be true or false");
     if (item.sameHost === true && !hasParam)
       c.add(join(at, "sameHost"), 'only a "param" unwrap reads a path target on its own host');
+    if (item.decode !== undefined && !(WRAPPER_DECODINGS as readonly unknown[]).includes(item.decode))
+      c.add(join(at, "decode"), `must be one of ${WRAPPER_DECODINGS.join(", ")}`);
     if (typeof item.path !== "string") return;
-    const form: { path: string; param?: string; target?: string; keepQuery?: boolean; sameHost?: boolean } = {
+    const form: {
+      path: string;
+      param?: string;
+      target?: string;
+      keepQuery?: boolean;
+      sameHost?: boolean;
+      decode?: WrapperDecoding;
+    } = {
       path: item.path,
     };
     if (typeof item.param === "string") form.param = item.param;
     if (typeof item.target === "string") form.target = item.target;
     if (typeof item.keepQuery === "boolean") form.keepQuery = item.keepQuery;
     if (typeof item.sameHost === "boolean") form.sameHost = item.sameHost;
+    if (WRAPPER_DECODINGS.includes(item.decode as WrapperDecoding))
+      form.decode = item.decode as WrapperDecoding;
     out.push(form);
   });
   return out;

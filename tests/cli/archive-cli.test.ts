@@ -76,15 +76,17 @@ describe("canonurl --format (the built binary)", () => {
 });
 
 describe("canonurl --rules clearurls (the built binary)", () => {
+  // _from is the pack's alone; _trkparms, _trksid, hash and amdata are host-scoped tracking on eBay
+  // too (issue 22 part 2); epid (the catalogue product) is content.
   const EBAY =
-    "https://www.ebay.com/itm/123456789012?_trkparms=amclksrc%3DITM&_trksid=p2047675&hash=item1cbe&amdata=enc%3A1";
+    "https://www.ebay.com/itm/123456789012?_from=R40&_trkparms=amclksrc%3DITM&_trksid=p2047675&hash=item1cbe&amdata=enc%3A1&epid=99";
 
   it("applies the ClearURLs pack as a tracking layer after the built-in rules", async () => {
     const without = await runCli(["--offline", EBAY]);
     const with_ = await runCli(["--offline", "--json", "--rules", "clearurls", EBAY]);
     assert.equal(with_.code, 0, with_.stderr);
     const line = JSON.parse(with_.stdout) as { url: string; ruleApplied: string };
-    assert.equal(line.url, "https://www.ebay.com/itm/123456789012?amdata=enc%3A1");
+    assert.equal(line.url, "https://www.ebay.com/itm/123456789012?epid=99");
     // A layer claims no URL (issue 22): no rule shaped it, the layer cleaned it.
     assert.equal(line.ruleApplied, null);
     assert.notEqual(without.stdout.trimEnd(), line.url, "the built-in rules alone leave eBay's trackers");
@@ -108,12 +110,12 @@ describe("canonurl --rules clearurls (the built binary)", () => {
 
   it("with --preset rfc3986 the pack is the only rule list; with --workers 2 it runs in every thread", async () => {
     const rfc = await runCli(["--offline", "--preset", "rfc3986", "--rules", "clearurls", EBAY]);
-    assert.equal(rfc.stdout, "https://www.ebay.com/itm/123456789012?amdata=enc%3A1\n");
+    assert.equal(rfc.stdout, "https://www.ebay.com/itm/123456789012?amdata=enc%3A1&epid=99\n");
     const stdin = `${Array.from({ length: 2000 }, (_, i) => `${EBAY}&n=${i}`).join("\n")}\n`;
     const one = await runCli(["--offline", "--rules", "clearurls"], stdin);
     const two = await runCli(["--offline", "--workers", "2", "--rules", "clearurls"], stdin);
     assert.equal(two.stdout, one.stdout);
-    assert.equal(one.stdout.split("\n")[5], "https://www.ebay.com/itm/123456789012?amdata=enc%3A1&n=5");
+    assert.equal(one.stdout.split("\n")[5], "https://www.ebay.com/itm/123456789012?epid=99&n=5");
   });
 
   it("names the pack only as the bare word: a path to a file called clearurls is read as rules", async () => {

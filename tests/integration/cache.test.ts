@@ -475,6 +475,33 @@ describe("client cache: a failing cache never fails or holds up a resolution", (
     });
   }
 
+  it("a success of a lookup begun before the outage does not end it: one outage, one message", async () => {
+    // The interleaving a store that goes away mid-batch produces (seen under load in
+    // cache-batch's Redis restart test): a lookup sent before the outage answers after a later
+    // one failed. It says nothing about the store now, so the next failure is the same outage.
+    const pending: ((value: undefined) => void)[] = [];
+    let down = false;
+    const flaky: Cache = {
+      get: () => (down ? Promise.reject(new Error("store down")) : new Promise((r) => pending.push(r))),
+      set: () => (down ? Promise.reject(new Error("store down")) : Promise.resolve()),
+      delete: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+    const messages: string[] = [];
+    const client = createClient(site.options({ cache: flaky, logger: { debug: (m) => messages.push(m) } }));
+    const early = client.resolve(site.url("/x")); // its lookup waits in `pending`
+    while (pending.length === 0) await new Promise((r) => setTimeout(r, 1));
+    down = true;
+    await client.resolve(site.url("/y")); // fails: the outage is logged
+    pending[0]?.(undefined); // the early lookup now answers (a miss)
+    await early;
+    await new Promise((r) => setTimeout(r, 1_100)); // past the bypass window
+    await client.resolve(site.url("/x")); // fails again: the same outage
+    const about = messages.filter((m) => m.startsWith("cache "));
+    assert.equal(about.length, 1, `one message, got ${JSON.stringify(about)}`);
+    await client.close();
+  });
+
   it("a cache that never answers: the resolution goes on after the bound and ends within its deadline", async () => {
     const client = createClient(
       site.options({ cache: hanging, totalTimeoutMs: CACHE_OP_TIMEOUT_MS + 2_000 }),

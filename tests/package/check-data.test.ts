@@ -85,10 +85,10 @@ describe("scripts/check-data.mjs (the build's validation of the built-in rules)"
 
   it("fails on a rule the validator accepts but rewrites: the trusted copy would differ", () => {
     // keepFragment as a bare string validates, as { pattern }; the library uses the data as written.
-    const bad = shipped.map((r) => (r.name === "github-v3" ? { ...r, keepFragment: "L\\d+" } : r));
+    const bad = shipped.map((r) => (r.name === "github-v4" ? { ...r, keepFragment: "L\\d+" } : r));
     const r = check(bad);
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /\(github-v3\) is not in the validator's form/);
+    assert.match(r.stderr, /\(github-v4\) is not in the validator's form/);
   });
 
   it("fails on a tracking parameter without a source, and on names that are not the file's", () => {

@@ -40,7 +40,7 @@ describe("fragments", () => {
     );
     assert.equal(
       normalize("https://x.com/jack/status/1#m", { stripFragment: false }),
-      "https://x.com/jack/status/1#m",
+      "https://x.com/i/status/1#m",
     );
   });
 

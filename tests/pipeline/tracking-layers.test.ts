@@ -30,7 +30,8 @@ const pingPong: TrackingLayer = {
 const links = [
   "https://www.google.com/amp/s/www.bbc.co.uk/news/uk-123.amp",
   "https://www.google.com/url?q=https%3A%2F%2Fexample.com%2Fa&sa=D",
-  "https://www.amazon.co.uk/s?k=kettle&crid=2M&sprefix=kett%2Caps%2C80&ref=nb_sb_noss",
+  // crid is host-scoped tracking on Amazon (issue 22 part 2); dchild and refRID are the pack's alone.
+  "https://www.amazon.co.uk/s?k=kettle&dchild=1&refRID=ABC&crid=2M",
   "https://youtu.be/dQw4w9WgXcQ?si=x",
   "https://ping.test/x?pk_campaign=1",
   "https://shop.example/a?pk_campaign=x&id=2#/route",
@@ -46,7 +47,7 @@ describe("tracking layers", () => {
     const e = explain(links[2] as string, { trackingLayers: [clearUrlsLayer()] });
     assert.equal(e.ruleApplied, "amazon-v3");
     assert.equal(e.canonical, "https://www.amazon.co.uk/s?k=kettle");
-    assert.deepEqual(e.paramsStripped, ["crid", "sprefix", "ref"]);
+    assert.deepEqual(e.paramsStripped, ["dchild", "refRID", "crid"]);
     const layerSteps = e.steps.filter((s) => s.stage === "layer");
     assert.deepEqual(
       layerSteps.map((s) => s.rule),

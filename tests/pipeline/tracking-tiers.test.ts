@@ -71,4 +71,34 @@ describe("the host-scoped tracking tier", () => {
       for (const h of hosts) assert.ok(hostTrackingNames(h)?.includes(name), `${name} on ${h}`);
     }
   });
+  it("issue 22 part 2: share and newsletter names go on their hosts only, prefixes included", () => {
+    const cases: [string, string][] = [
+      ["https://www.reddit.com/r/rust/?share_id=AbC&rdt=1", "https://www.reddit.com/r/rust/"],
+      ["https://www.bbc.co.uk/news/uk-1?at_medium=RSS&at_campaign=x", "https://www.bbc.co.uk/news/uk-1"],
+      [
+        "https://www.nytimes.com/2024/a.html?smid=url-share&page=2",
+        "https://www.nytimes.com/2024/a.html?page=2",
+      ],
+      ["https://example.substack.com/p/a?r=2abcd&s=r", "https://example.substack.com/p/a"],
+      ["https://www.etsy.com/listing/1/a?ga_order=x&ref=share", "https://www.etsy.com/listing/1/a"],
+    ];
+    for (const [input, expected] of cases) assert.equal(normalize(input), expected, input);
+    // The same names on a host the tier does not list are content and stay.
+    for (const input of [
+      "https://example.test/a?at_medium=RSS",
+      "https://example.test/a?r=1",
+      "https://example.test/a?share_id=1",
+      "https://example.test/a?ga_order=x",
+    ])
+      assert.equal(normalize(input), input, input);
+  });
+
+  it("issue 22 part 2: email-platform and click ids go everywhere", () => {
+    assert.equal(
+      normalize(
+        "https://shop.example.test/a?elqTrackId=1&vero_id=2&_bhlid=3&ck_subscriber_id=4&irclickid=5&ScCid=6&mtm_source=7&hsa_cam=8&__cft__%5B0%5D=9&mibextid=10&id=11",
+      ),
+      "https://shop.example.test/a?id=11",
+    );
+  });
 });

@@ -10,6 +10,7 @@ import {
   createRuleMatcher,
   defaultRules,
   explain,
+  normalize,
 } from "../../src/index.js";
 import { createPrefilter } from "../../src/rules/clearurls/clear-urls-prefilter.js";
 import { type ClearUrlsProvider, compileProvider } from "../../src/rules/clearurls/clear-urls-provider.js";
@@ -58,8 +59,9 @@ describe("the shipped ClearURLs snapshot", () => {
   const GOLDEN: [string, string, string | null][] = [
     [
       "https://www.ebay.com/itm/123456789012?_trkparms=amclksrc%3DITM&_trksid=p2047675&hash=item1cbe&amdata=enc%3A1",
-      "https://www.ebay.com/itm/123456789012?amdata=enc%3A1",
-      "clearurls:ebay",
+      // eBay's amdata and hash are host-scoped tracking (issue 22 part 2): nothing is left to claim.
+      "https://www.ebay.com/itm/123456789012",
+      null,
     ],
     [
       "https://www.bing.com/search?q=canonical+urls&form=QBLH&sp=-1&pq=canonical+url&sc=10-13&qs=n&sk=&cvid=8A1B",
@@ -69,7 +71,8 @@ describe("the shipped ClearURLs snapshot", () => {
     [
       "https://www.aliexpress.com/item/1005001234567890.html?spm=a2g0o.productlist.0.0&algo_pvid=abc&algo_expid=def&btsid=0b0a&ws_ab_test=searchweb0_0",
       "https://www.aliexpress.com/item/1005001234567890.html",
-      "clearurls:globalRules",
+      // spm and algo_pvid are host-scoped on AliExpress (issue 22 part 2): the provider claims what is left.
+      "clearurls:aliexpress",
     ],
     [
       "https://www.netflix.com/title/80057281?trackId=255824129&tctx=0%2C0%2C",
@@ -79,7 +82,7 @@ describe("the shipped ClearURLs snapshot", () => {
     [
       "https://www.imdb.com/title/tt0111161/?ref_=nv_sr_srsg_0&pf_rd_m=A2FGELUUNOQJNL&pf_rd_p=1",
       "https://www.imdb.com/title/tt0111161",
-      "clearurls:globalRules",
+      "clearurls:imdb.com",
     ],
     [
       "https://www.walmart.com/ip/Some-Item/123456?athcpid=123&athpgid=AthenaItempage&athznid=ItemCarousel&athieid=v0",
@@ -88,8 +91,9 @@ describe("the shipped ClearURLs snapshot", () => {
     ],
     [
       "https://www.nytimes.com/2025/01/01/world/story.html?smid=tw-nytimes&smtyp=cur&campaign_id=9&emc=edit_nn",
-      "https://www.nytimes.com/2025/01/01/world/story.html?campaign_id=9&smtyp=cur",
-      "clearurls:globalRules",
+      // NYT's share and newsletter names are host-scoped (issue 22 part 2): nothing is left to claim.
+      "https://www.nytimes.com/2025/01/01/world/story.html",
+      null,
     ],
     [
       "https://disq.us/url?url=https%3A%2F%2Fblog.example.com%2Fpost%3A4rT&cuid=123",
@@ -108,19 +112,22 @@ describe("the shipped ClearURLs snapshot", () => {
     ],
     [
       "https://www.google.com/search?q=surt&sxsrf=ALeKk0&ei=abc&ved=0ahUKE&uact=5&oq=surt&gs_lcp=Cgdn",
+      // google-search-v1 (issue 22 part 2) claims the search page before the pack.
       "https://www.google.com/search?q=surt",
-      "clearurls:google",
+      "google-search-v1",
     ],
     [
       "https://www.google.de/search?q=ssurt&client=firefox-b-d&ei=x&sa=X",
-      "https://www.google.de/search?client=firefox-b-d&q=ssurt",
-      "clearurls:google",
+      // google-search-v1 strips the browser's client= too (issue 22 part 2).
+      "https://www.google.de/search?q=ssurt",
+      "google-search-v1",
     ],
     [
       // Issue 22: amazon-v3 understands product pages only; on a search its stripParams do not
       // apply, and as a rule after it the pack cannot act (a tracking layer can).
       "https://www.amazon.co.uk/s?k=kettle&crid=2M&sprefix=kett%2Caps%2C80&ref=nb_sb_noss",
-      "https://www.amazon.co.uk/s?crid=2M&k=kettle&ref=nb_sb_noss&sprefix=kett%2Caps%2C80",
+      // crid, sprefix and ref are host-scoped on Amazon's stores (issue 22 part 2); k stays.
+      "https://www.amazon.co.uk/s?k=kettle",
       "amazon-v3",
     ],
     [
@@ -173,17 +180,18 @@ describe("the shipped ClearURLs snapshot", () => {
     ],
     [
       "https://m.facebook.com/story.php?story_fbid=1&id=2&__tn__=%2As-R",
+      // __tn__ is global tracking (issue 22 part 2): nothing is left for the provider.
       "https://m.facebook.com/story.php?id=2&story_fbid=1",
-      "clearurls:facebook",
+      null,
     ],
     [
       "https://www.linkedin.com/jobs/view/123/?refId=abc&trackingId=xyz",
-      "https://www.linkedin.com/jobs/view/123?refId=abc&trackingId=xyz",
+      "https://www.linkedin.com/jobs/view/123",
       "linkedin-v2",
     ],
     [
       "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC?si=abc123&context=x",
-      "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC?context=x",
+      "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC",
       null,
     ],
   ];
@@ -221,15 +229,19 @@ describe("the shipped ClearURLs snapshot", () => {
   });
 
   it("a redirection that needs its target parameter first still unwraps after canonurl sorted the query", () => {
-    const rules = [...defaultRules, ...clearUrlsRules()];
-    const e = explain("https://vk.com/away.php?to=https%3A%2F%2Fexample.org%2Fx&cc_key=", { rules });
+    // The pack alone: since issue 22 part 2 the built-in vk-away-v1 unwraps this link first.
+    const link = "https://vk.com/away.php?to=https%3A%2F%2Fexample.org%2Fx&cc_key=";
+    const e = explain(link, { rules: clearUrlsRules() });
     assert.equal(e.canonical, "https://example.org/x");
     assert.equal(e.ruleApplied, "clearurls:vk.com");
+    assert.equal(explain(link, { rules: [...defaultRules, ...clearUrlsRules()] }).ruleApplied, "vk-away-v1");
   });
 
   it("a redirection that needs a trailing slash works with trailingSlash: keep (identity strips it)", () => {
-    const rules = [...defaultRules, ...clearUrlsRules()];
+    // The pack alone: since issue 22 part 2 the built-in steam-linkfilter-v1 unwraps it first.
+    const rules = clearUrlsRules();
     const url = "https://steamcommunity.com/linkfilter/?url=https://store.example.org/app/1";
+    assert.equal(normalize(url), "https://store.example.org/app/1");
     assert.equal(explain(url, { rules }).ruleApplied, null);
     assert.equal(explain(url, { rules, trailingSlash: "keep" }).canonical, "https://store.example.org/app/1");
   });

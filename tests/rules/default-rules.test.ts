@@ -28,17 +28,29 @@ describe("defaultRules", () => {
       [
         "google-amp-v2",
         "google-url-v2",
+        "google-search-v1",
         "facebook-link-v1",
         "wayback-v1",
+        "ampproject-cache-v1",
+        "outlook-safelinks-v1",
+        "urldefense-v1",
+        "linkedin-redirect-v1",
+        "slack-redir-v1",
+        "steam-linkfilter-v1",
+        "vk-away-v1",
+        "reddit-out-v1",
+        "instagram-link-v1",
+        "duckduckgo-link-v1",
+        "tumblr-redirect-v1",
         "youtube-redirect-v1",
         "youtube-v3",
         "youtube-music-v2",
         "amazon-v3",
-        "twitter-v2",
+        "twitter-v3",
         "instagram-v2",
-        "reddit-v2",
+        "reddit-v3",
         "linkedin-v2",
-        "github-v3",
+        "github-v4",
         "google-sheets-v1",
         "code-hosts-v1",
         "tiktok-v2",
@@ -118,7 +130,7 @@ describe("defaultRules", () => {
 
   it("only GitHub (#L10) and Google Sheets (#gid=) keep a fragment", () => {
     const keeping = defaultRules.filter((r) => r.keepFragment !== undefined).map((r) => r.name);
-    assert.deepEqual(keeping, ["github-v3", "google-sheets-v1"]);
+    assert.deepEqual(keeping, ["github-v4", "google-sheets-v1"]);
   });
 });
 
@@ -151,7 +163,7 @@ describe("createDefaultRules", () => {
 });
 
 describe("shorteners", () => {
-  it("lists the issue's hosts, youtu.be not among them", () => {
+  it("lists the issue's hosts, youtu.be and redd.it not among them", () => {
     assert.deepEqual([...shorteners].sort(), [
       "amzn.to",
       "bit.ly",
@@ -159,11 +171,11 @@ describe("shorteners", () => {
       "goo.gl",
       "is.gd",
       "ow.ly",
-      "redd.it",
       "t.co",
       "tinyurl.com",
     ]);
     assert.ok(!shorteners.includes("youtu.be"));
+    assert.ok(!shorteners.includes("redd.it"), "reddit-v3 reads redd.it/{id} offline");
     assert.ok(Object.isFrozen(shorteners));
   });
 

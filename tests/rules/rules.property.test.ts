@@ -9,7 +9,24 @@ import { fuzzRuns } from "../helpers/fuzz-runs.js";
 // URLs aimed at the built-in rules: their hosts, path segments their patterns look for, parameters
 // they keep or strip, wrapped targets and fragments GitHub keeps, so that most runs reach a rule.
 // At most eight hosts per rule, so the Google unwrappers' 374 search domains do not crowd the rest out.
-const hosts = defaultRules.flatMap((r) => (r instanceof DeclaredRule ? [...r.hosts.exact].slice(0, 8) : []));
+// The wrappers (one path and one parameter each) are drawn a quarter of the time, so that most runs
+// still reach a rule that rewrites.
+const hostsOf = (r: DeclaredRule) => [...r.hosts.exact, ...r.hosts.suffixes.map((s) => `x${s}`)].slice(0, 8);
+const declared = defaultRules.filter((r): r is DeclaredRule => r instanceof DeclaredRule);
+const hostArb = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      ...declared.filter((r) => r.declaration.unwrap === undefined).flatMap(hostsOf),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      ...declared.filter((r) => r.declaration.unwrap !== undefined).flatMap(hostsOf),
+    ),
+  },
+);
 const segment = fc.constantFrom(
   "embed",
   "v",
@@ -61,6 +78,17 @@ const segment = fc.constantFrom(
   "6718335390845095173",
   "post-1a2b3c4d5e6f",
   "1a2b3c4d5e6f",
+  // The wrappers of issue 22 part 2.
+  "c",
+  "link",
+  "linkfilter",
+  "away.php",
+  "redirect",
+  "redir",
+  "l",
+  "v2",
+  "v3",
+  "t3_abc",
 );
 const target = fc.constantFrom(
   "https%3A%2F%2Fexample.com%2Fa%3Fb%3D1",
@@ -94,6 +122,9 @@ const param = fc
       "sk",
       "is_from_webapp",
       "gbraid",
+      "to",
+      "uddg",
+      "z",
     ),
     fc.oneof(fc.constantFrom("1", "a%20b", "A", ""), target),
   )
@@ -101,7 +132,7 @@ const param = fc
 const ruleUrl = fc
   .record({
     scheme: fc.constantFrom("http", "https", "HTTPS"),
-    host: fc.constantFrom(...hosts),
+    host: hostArb,
     path: fc.array(segment, { maxLength: 6 }),
     slash: fc.boolean(),
     query: fc.array(param, { maxLength: 4 }),
