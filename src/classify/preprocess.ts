@@ -12,6 +12,9 @@
  */
 export const InputFlag = { tabOrNewline: 1, backslash: 2, control: 4 } as const;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what it looks for.
+const SPECIAL = /[\x00-\x1f\\\x7f]/;
+
 /**
  * One pass over an edge-trimmed string for the bytes preprocessing and parsing care about,
  * returned as flags (no allocation on the hot path). The common character (>= 0x20, not `\`, not
@@ -23,6 +26,9 @@ export const InputFlag = { tabOrNewline: 1, backslash: 2, control: 4 } as const;
  * ```
  */
 export function scanInput(s: string): number {
+  // Almost no input holds any of them: one native scan settles those (golden corpus: ~80 against
+  // ~140 ns per URL for the loop alone, about a fifth of a bare new URL(u).href).
+  if (!SPECIAL.test(s)) return 0;
   let flags = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

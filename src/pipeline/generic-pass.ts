@@ -47,6 +47,8 @@ const NO_PARAMS: readonly QueryParam[] = [];
  * `?` removed, tracking parameters stripped, parameters sorted, trailing slash policy.
  *
  * The fragment is never part of `href`; it is returned apart so a domain rule may keep it.
+ * `urlHostname` is `url.hostname`, for a caller that has read it already: the same string comes
+ * back as `hostname` when no step changes it, so the rule lookup's probe does not hash it again.
  *
  * @example
  * ```ts
@@ -54,9 +56,13 @@ const NO_PARAMS: readonly QueryParam[] = [];
  * // "http://example.com/a/c"
  * ```
  */
-export function genericPass(url: URL, options: ResolvedNormalizeOptions): GenericResult {
+export function genericPass(
+  url: URL,
+  options: ResolvedNormalizeOptions,
+  urlHostname: string = url.hostname,
+): GenericResult {
   const identity = options.preset === "identity";
-  let hostname = identity ? stripTrailingDot(url.hostname) : url.hostname;
+  let hostname = identity ? stripTrailingDot(urlHostname) : urlHostname;
   // normalize-url's opt-in habits (off by default: a server may serve other content on http or
   // without www). www. goes only before a name of two labels or more ("www.com" stays).
   if (options.stripWWW && hostname.startsWith("www.") && hostname.indexOf(".", 4) !== -1)

@@ -1,16 +1,16 @@
 import { UrlError } from "../errors/url-error.js";
 import { applyParts, DeclaredRule, type RewrittenParts } from "../rules/declared-rule.js";
 import type { DomainRule } from "../rules/domain-rule.js";
-import { stripTrailingDot } from "../url/host.js";
 import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { checkHttpUrl, parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
+import { canonicalFastPath } from "./canonical-fast-path.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
 import { type GenericResult, genericPass, normalizePath, removeMatching } from "./generic-pass.js";
-import { hostTrackingNames } from "./host-tracking.js";
+import { withExemptions } from "./host-options.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
 import { ruleLookup } from "./rule-lookup.js";
@@ -155,9 +155,19 @@ function runParsed(
   depth: number,
   raw: string,
 ): RunResult {
-  steps?.push({ stage: "parse", url: url.href });
   const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
-  const generic = genericPass(url, withExemptions(options, lookup, url.hostname));
+  // Read once: each read of the getter is a new string, and every Map and Set probe below would
+  // hash it again.
+  const hostname = url.hostname;
+  if (steps === undefined) {
+    // Most links are canonical already or nearly: checked stage by stage on the parsed href, one
+    // that every stage leaves alone is its own key (canonical-fast-path.ts). explain() never
+    // takes it, so it runs the whole pipeline, which is what the fast path is tested against.
+    const fast = canonicalFastPath(url, options, lookup, hostname);
+    if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped: [] };
+  }
+  steps?.push({ stage: "parse", url: url.href });
+  const generic = genericPass(url, withExemptions(options, lookup, hostname), hostname);
   steps?.push({ stage: "generic", url: generic.href });
   // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
   checkUrlLength(generic.href, "the normalized URL", generic.href);
@@ -251,51 +261,6 @@ function runParsed(
     depth,
     raw,
   );
-}
-
-const NONE: readonly string[] = Object.freeze([]);
-const perHost = new WeakMap<
-  ResolvedNormalizeOptions,
-  Map<readonly string[], Map<readonly string[], ResolvedNormalizeOptions>>
->();
-
-// The options as the tracking passes use them on `hostname`: the host-scoped tier's names for the
-// host added to the deny patterns (data/tracking-params.yaml, `hostScoped`), and the rules'
-// `exemptParams` for the host added to keepParams' place in the matcher. Built once per options
-// object, exemption list and host-tier list; a host with neither costs a few Map misses.
-function withExemptions(
-  options: ResolvedNormalizeOptions,
-  lookup: ReturnType<typeof ruleLookup> | undefined,
-  hostname: string,
-): ResolvedNormalizeOptions {
-  if (!options.stripTracking) return options;
-  const host = stripTrailingDot(hostname);
-  const names = lookup?.exemptFor(host) ?? NONE;
-  const scoped = hostTrackingNames(host) ?? NONE;
-  if (names === NONE && scoped === NONE) return options;
-  let byNames = perHost.get(options);
-  if (byNames === undefined) {
-    byNames = new Map();
-    perHost.set(options, byNames);
-  }
-  let byScoped = byNames.get(names);
-  if (byScoped === undefined) {
-    if (byNames.size >= 1024) byNames.clear();
-    byScoped = new Map();
-    byNames.set(names, byScoped);
-  }
-  let out = byScoped.get(scoped);
-  if (out === undefined) {
-    out = Object.freeze({
-      ...options,
-      isTracking: createTrackingMatcher(
-        scoped === NONE ? options.trackingParams : [...options.trackingParams, ...scoped],
-        names === NONE ? options.keepParams : [...options.keepParams, ...names],
-      ),
-    });
-    byScoped.set(scoped, out);
-  }
-  return out;
 }
 
 function unchangedResult(

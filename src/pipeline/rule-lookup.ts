@@ -28,6 +28,8 @@ export interface RuleLookup {
 }
 
 const byArray = new WeakMap<readonly DomainRule[], RuleLookup>();
+let lastArray: readonly DomainRule[] | undefined;
+let lastLookup: RuleLookup | undefined;
 
 // Lists compiled lately, by content: a caller that builds its list per call
 // (`rules: [...mine, ...defaultRules]`) gets a new array every time, and compiling 10,000 rules
@@ -66,8 +68,15 @@ const recent: { rules: readonly DomainRule[]; compare: readonly DomainRule[]; lo
  * ```
  */
 export function ruleLookup(rules: readonly DomainRule[]): RuleLookup {
+  // The pipeline asks once per URL, nearly always for the list it asked for last: one compare
+  // instead of a WeakMap probe. An array's answer never changes once given (see byArray).
+  if (rules === lastArray && lastLookup !== undefined) return lastLookup;
   const known = byArray.get(rules);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    lastArray = rules;
+    lastLookup = known;
+    return known;
+  }
   const index = recent.findIndex((entry) => sameRules(entry.compare, rules));
   if (index !== -1) {
     const entry = recent[index] as (typeof recent)[number];

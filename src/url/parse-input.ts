@@ -58,7 +58,9 @@ export function parseInput(raw: string, defaultScheme: "http" | "https"): Parsed
  * ```
  */
 export function checkHttpUrl(url: URL, raw: string = url.href): URL {
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
+  // The href starts with the scheme, lowercased by the parser: read there, not sliced out.
+  const href = url.href;
+  if (!(href.startsWith("http://") || href.startsWith("https://"))) {
     throw new UrlError(
       "unsupported-scheme",
       `unsupported scheme "${url.protocol.slice(0, -1)}": ${JSON.stringify(raw)}`,

@@ -28,7 +28,17 @@ const FLAGS: Uint8Array = (() => {
 
 // Per component, 1 for an ASCII character that needs work (a "%" or one the component does not
 // allow raw): the scan below is then one load per character.
-const NEEDS_WORK: Readonly<Record<Component, Uint8Array>> = (() => {
+/**
+ * Per component, a 128-entry table: 1 for an ASCII character {@link normalizePercentEncoding}
+ * looks at (a `%`, or one the component does not allow raw), 0 for one it copies as it is.
+ * For scanners that decide in place whether the normalization would change a string.
+ *
+ * @example
+ * ```ts
+ * NEEDS_WORK.path["|".charCodeAt(0)]; // 1
+ * ```
+ */
+export const NEEDS_WORK: Readonly<Record<Component, Uint8Array>> = (() => {
   const table = (flag: number): Uint8Array => {
     const t = new Uint8Array(128);
     for (let c = 0; c < 128; c++) t[c] = c === 0x25 || ((FLAGS[c] ?? 0) & flag) === 0 ? 1 : 0;
@@ -38,6 +48,28 @@ const NEEDS_WORK: Readonly<Record<Component, Uint8Array>> = (() => {
 })();
 
 const HEX = "0123456789ABCDEF";
+
+/**
+ * Whether the `%` at `s[i]` starts an escape that {@link normalizePercentEncoding} leaves as it
+ * is: two uppercase hex digits of a byte that is not unreserved (`%2F`, `%C3`; not `%2f`, `%41`
+ * or a `%` that starts no escape).
+ *
+ * @example
+ * ```ts
+ * isNormalEscape("a%2Fb", 1); // true
+ * isNormalEscape("a%7eb", 1); // false (decoded to "~")
+ * ```
+ */
+export function isNormalEscape(s: string, i: number): boolean {
+  const hi = s.charCodeAt(i + 1);
+  const lo = s.charCodeAt(i + 2);
+  const h = hexValue(hi);
+  const l = hexValue(lo);
+  // Uppercase hex only (a lowercase digit, 0x61 and up, is rewritten).
+  if (h < 0 || l < 0 || hi > 0x60 || lo > 0x60) return false;
+  const byte = (h << 4) | l;
+  return byte >= 128 || ((FLAGS[byte] ?? 0) & UNRESERVED) === 0;
+}
 
 function encodeByte(b: number): string {
   return `%${HEX[b >> 4]}${HEX[b & 15]}`;

@@ -152,9 +152,11 @@ describe("canonurl/core bundles and runs without Node", () => {
     // ceiling moved to 19 KiB (~930 B of headroom); winning the 16 KiB back needs a cut elsewhere.
     // Issue 22 part 2 (site rules, wrappers, ~190 host-scoped names) measured 21,376 B: the data
     // itself, chiefly host lists repeated per name (Amazon's 21 stores under 8 names, eBay's 8
-    // under 6). Ceiling 22 KiB; emitting the host tier grouped by host list is the next cut.
+    // under 6); emitting the host tier grouped by host list is the next cut. Issue 24's checked
+    // fast path for canonical links (canonical-fast-path.ts, ~1,950 B minified) and the per-host
+    // options memo brought the selection to 22,351 B measured. Ceiling 24 KiB.
     const selection = await gzipOf("classify, defaultRules, explain, normalize");
-    assert.ok(selection <= 22 * 1024, `gzip ${selection} B`);
+    assert.ok(selection <= 24 * 1024, `gzip ${selection} B`);
     assert.ok(selection > 4 * 1024, `gzip ${selection} B: the bundle lost its rules?`);
     // classify alone: 2,776 B measured; the rules, the pipeline or the rule compiler would double it.
     const classifyOnly = await gzipOf("classify");

@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { explain, isUrlError, type NormalizeOptions, normalize } from "../../src/index.js";
+import { canonicalFastPath } from "../../src/pipeline/canonical-fast-path.js";
+import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
+import { ruleLookup } from "../../src/pipeline/rule-lookup.js";
+import { parseInput } from "../../src/url/parse-input.js";
+import { fuzzRuns } from "../helpers/fuzz-runs.js";
+import { hostileUrl, nestedWrappers, urlish } from "../helpers/url-arbitraries.js";
+
+// normalize() returns an already-canonical link from canonical-fast-path.ts after checking every
+// stage on its parts. explain() never takes the fast path: it runs the whole pipeline, so it is
+// the oracle. Inputs: the hostile generators, each input's own canonical form (which the fast path
+// should accept), and that form with one thing added that some stage changes or keeps.
+
+const SEED = 20261205;
+const RUNS = fuzzRuns(3000);
+
+const optionSets: (NormalizeOptions | undefined)[] = [
+  undefined,
+  undefined,
+  { keepParams: ["ref", "utm_source", "si"] },
+  { rules: false },
+  { stripFragment: false },
+  { trailingSlash: "keep" },
+  { removeSessionIds: false },
+  { stripTracking: false },
+  { extraTrackingParams: ["b", "page*"] },
+  { preset: "rfc3986" },
+  { trailingSlash: "add" },
+  { trackingLayers: [{ name: "drop-a", inspect: () => ({ remove: (n: string) => n === "a" }) }] },
+];
+// Appended to a canonical form: each is left alone by some stage and changed by another.
+const suffixes = fc.constantFrom(
+  "",
+  "#top",
+  "#",
+  "#/route",
+  "#!/bang",
+  "/",
+  "?",
+  "?a=1",
+  "?b=1&a=2",
+  "?a&a=",
+  "?a=&a",
+  "?a=1&&b=2",
+  "?utm_source=x",
+  "?si=abc",
+  "?ref=x",
+  "?PHPSESSID=0123456789abcdefghijklemopqrstuv",
+  "?q=%7e",
+  "?q=%2F",
+  ";jsessionid=0A1B",
+  "/(S(4hqa0555fwsecu455xqckv45))/x.aspx",
+  "/./x",
+  "/%41",
+  "/a%2fb",
+  "|",
+);
+
+type Outcome = { ok: true; value: string } | { ok: false; code: string };
+
+function attempt(f: () => string): Outcome {
+  try {
+    return { ok: true, value: f() };
+  } catch (error) {
+    if (isUrlError(error)) return { ok: false, code: error.code };
+    throw error;
+  }
+}
+
+describe("the canonical fast path (fast-check, fixed seed)", () => {
+  it("answers as the whole pipeline whenever it answers, and normalize() always does", () => {
+    const reached = { taken: 0, takenWithQuery: 0, takenWithFragment: 0, takenOnRuleList: 0, refused: 0 };
+    const check = (input: string, options: NormalizeOptions | undefined): Outcome => {
+      const full = attempt(() => explain(input, options).canonical);
+      const fast = attempt(() => normalize(input, options));
+      assert.deepEqual(
+        fast,
+        full,
+        `normalize vs explain of ${JSON.stringify(input)} with ${JSON.stringify(options)}`,
+      );
+      if (!full.ok) return full;
+      const resolved = resolveNormalizeOptions(options);
+      const lookup = resolved.rules.length === 0 ? undefined : ruleLookup(resolved.rules);
+      const answer = canonicalFastPath(parseInput(input, resolved.defaultScheme).url, resolved, lookup);
+      if (answer === undefined) reached.refused++;
+      else {
+        reached.taken++;
+        if (answer.includes("?")) reached.takenWithQuery++;
+        if (input.includes("#")) reached.takenWithFragment++;
+        if (lookup !== undefined) reached.takenOnRuleList++;
+        assert.equal(
+          answer,
+          full.value,
+          `fast path of ${JSON.stringify(input)} with ${JSON.stringify(options)}`,
+        );
+      }
+      return full;
+    };
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          { weight: 3, arbitrary: urlish },
+          { weight: 3, arbitrary: hostileUrl },
+          { weight: 1, arbitrary: nestedWrappers.map((w) => w.url) },
+        ),
+        fc.constantFrom(...optionSets),
+        suffixes,
+        (raw, options, suffix) => {
+          const first = check(raw, options);
+          if (!first.ok) return;
+          // The canonical form: a fixed point, the fast path's case; then one more thing on it.
+          check(first.value, options);
+          check(first.value + suffix, options);
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
+    for (const [branch, count] of Object.entries(reached))
+      assert.ok(count > RUNS / 20, `${branch}: only ${count} checks in ${RUNS} runs reached it`);
+  });
+});
