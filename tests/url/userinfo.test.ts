@@ -26,7 +26,7 @@ describe("userinfoOf (the userinfo every href built from parts carries)", () => 
     const rules = { stripUserinfo: false } as const;
     assert.equal(
       normalize("https://ann:pw@twitter.com/jack/status/20", rules),
-      "https://ann:pw@x.com/jack/status/20",
+      "https://ann:pw@x.com/i/status/20",
     );
     assert.equal(
       normalize("https://:pw@www.youtube.com/embed/abc", rules),
