@@ -36,6 +36,11 @@ export function runCli(args: readonly string[], stdin?: string, env?: NodeJS.Pro
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
+    // A run may end before it has read all of its input (a usage error found mid-stream, a
+    // --max-keys stop): the pipe then fails with EPIPE, which is the child's answer, not an error.
+    child.stdin.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") reject(error);
+    });
     child.stdin.end(stdin ?? "");
   });
 }
