@@ -1,3 +1,14 @@
+// The network flags, as canonurl itself and the subcommands that resolve (serve, fleet work) list them.
+const NETWORK_FLAG_LINES = `  --concurrency N           URLs in flight (default 8)
+  --host-concurrency N      requests in flight to one host (default 6)
+  --max-hops N              redirects + canonical links followed (default 10)
+  --timeout MS              deadline per URL across every hop (default 30000)
+  --allow-private           allow private and loopback addresses
+  --allow-network CIDR      allow this network despite the address policy (repeatable)
+  --allowed-port N          ports that may be dialled (repeatable; default 80 and 443)
+  --resolve HOST:ADDRESS    a fixed DNS answer, still checked by the address policy (repeatable)
+`;
+
 /** The text `canonurl --help` (and `canonurl help`) prints. */
 export const USAGE = `Usage:
   canonurl [options] [URL...]     canonicalize URLs from the arguments, else one per line on stdin
@@ -43,15 +54,7 @@ Normalization (also after explain):
   --amazon-host regional|com
 
 Network mode:
-  --concurrency N           URLs in flight (default 8)
-  --host-concurrency N      requests in flight to one host (default 6)
-  --max-hops N              redirects + canonical links followed (default 10)
-  --timeout MS              deadline per URL across every hop (default 30000)
-  --allow-private           allow private and loopback addresses
-  --allow-network CIDR      allow this network despite the address policy (repeatable)
-  --allowed-port N          ports that may be dialled (repeatable; default 80 and 443)
-  --resolve HOST:ADDRESS    a fixed DNS answer, still checked by the address policy (repeatable)
-  --cache FILE|redis://HOST:PORT[/DB]   where resolutions are cached (default: SQLite in
+${NETWORK_FLAG_LINES}  --cache FILE|redis://HOST:PORT[/DB]   where resolutions are cached (default: SQLite in
                             $XDG_CACHE_HOME/canonurl, else ~/.cache/canonurl)
   --no-cache                no cache
   --refresh                 resolve every URL anew, storing the fresh answers
@@ -66,15 +69,7 @@ SIGINT/SIGTERM (the results written so far are complete lines: --resume continue
 `;
 
 const NETWORK_HELP = `Network (as for canonurl itself):
-  --concurrency N           URLs in flight (default 8)
-  --host-concurrency N      requests in flight to one host (default 6)
-  --max-hops N              redirects + canonical links followed (default 10)
-  --timeout MS              deadline per URL across every hop (default 30000)
-  --allow-private           allow private and loopback addresses
-  --allow-network CIDR      allow this network despite the address policy (repeatable)
-  --allowed-port N          ports that may be dialled (repeatable; default 80 and 443)
-  --resolve HOST:ADDRESS    a fixed DNS answer, still checked by the address policy (repeatable)
-`;
+${NETWORK_FLAG_LINES}`;
 
 /** The text `canonurl explain --help` prints. */
 export const EXPLAIN_USAGE = `Usage: canonurl explain [options] URL
