@@ -93,6 +93,11 @@ export function canonicalFastPath(
     while (pathOut - 1 > pathStart && href.charCodeAt(pathOut - 2) === 0x2f) pathOut--;
     pathOut = pathOut - 1 === pathStart ? pathStart + 1 : pathOut - 1;
   }
+  if (options.preset === "rfc3986") {
+    // The query as written, an empty "?" included (url_canonicalize keeps it).
+    if (pathOut === pathEnd) return end === href.length ? href : href.slice(0, end);
+    return `${href.slice(0, pathOut)}${href.slice(pathEnd, end)}`;
+  }
   // No query, or an empty "?" (dropped by the identity preset).
   if (!hasQuery) return pathOut === href.length ? href : href.slice(0, pathOut);
   const tracking = host.options.stripTracking ? host.options.isTracking : undefined;
@@ -164,19 +169,13 @@ function dedupe(names: string[]): void {
 }
 
 // The options this check models: the identity preset's steps, with any tracking list, keepParams
-// and rules. Anything else (layers, https or www forced, index documents, another trailing-slash
-// policy, the rfc3986 preset) goes the whole way.
+// and rules, and the rfc3986 preset's (a query kept as written, an empty "?" too). Anything else
+// (layers, https or www forced, index documents, a trailing slash added, the rfc3986 preset with
+// tracking removal or sorting) goes the whole way.
 function modelled(o: ResolvedNormalizeOptions): boolean {
-  return (
-    o.preset === "identity" &&
-    o.trackingLayers.length === 0 &&
-    o.stripUserinfo &&
-    o.sortParams &&
-    !o.forceHttps &&
-    !o.stripWWW &&
-    !o.removeDirectoryIndex &&
-    o.trailingSlash !== "add"
-  );
+  if (o.trackingLayers.length > 0 || o.forceHttps || o.stripWWW || o.removeDirectoryIndex) return false;
+  if (o.trailingSlash === "add") return false;
+  return o.preset === "identity" ? o.stripUserinfo && o.sortParams : !o.stripTracking && !o.sortParams;
 }
 
 // The characters the scan passes over without a mark in either the path or the query (RFC 3986

@@ -186,9 +186,11 @@ function countPairs(query: string): number {
   return n;
 }
 
-// WHATWG serializes "http://a/?" with an empty search getter but a "?" in href.
+// WHATWG serializes "http://a/?" with an empty search getter but a "?" in href. The fragment
+// starts at the href's first "#": the hash getter is "" for an empty fragment too ("http://a/?#"),
+// so its length cannot say where the query ends.
 function hasEmptyQuery(url: URL): boolean {
   const href = url.href;
-  const end = url.hash === "" ? href.length : href.length - url.hash.length;
-  return href.charCodeAt(end - 1) === 0x3f;
+  const hashAt = href.indexOf("#");
+  return href.charCodeAt((hashAt === -1 ? href.length : hashAt) - 1) === 0x3f;
 }

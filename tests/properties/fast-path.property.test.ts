@@ -31,6 +31,8 @@ const optionSets: (NormalizeOptions | undefined)[] = [
   { stripTracking: false },
   { extraTrackingParams: ["b", "page*"] },
   { preset: "rfc3986" },
+  { preset: "rfc3986", trailingSlash: "strip" },
+  { preset: "rfc3986", removeSessionIds: true },
   { trailingSlash: "add" },
   { trackingLayers: [{ name: "drop-a", inspect: () => ({ remove: (n: string) => n === "a" }) }] },
 ];
@@ -96,6 +98,7 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
       takenStripped: 0,
       takenWithFragment: 0,
       takenOnRuleList: 0,
+      takenRfc3986: 0,
       refused: 0,
       refusedFromText: 0,
     };
@@ -140,6 +143,7 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
         if (stripped.length > 0) reached.takenStripped++;
         if (input.includes("#")) reached.takenWithFragment++;
         if (lookup !== undefined) reached.takenOnRuleList++;
+        if (resolved.preset === "rfc3986") reached.takenRfc3986++;
       }
       return full;
     };
