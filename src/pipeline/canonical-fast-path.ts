@@ -1,9 +1,10 @@
 import { removeDotSegments } from "../url/dot-segments.js";
+import { stripTrailingDot } from "../url/host.js";
 import { MAX_URL_LENGTH } from "../url/max-url-length.js";
-import { isNormalEscape, NEEDS_WORK } from "../url/percent-encoding.js";
+import { isNormalEscape, NEEDS_WORK, normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, sortQueryParams, splitQuery } from "../url/query-params.js";
 import { serializedHostEnd } from "../url/serialized-host.js";
-import { removeMatching } from "./generic-pass.js";
+import { normalizePath, removeMatching } from "./generic-pass.js";
 import { hostFacts } from "./host-options.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
@@ -26,6 +27,10 @@ import type { TrackingMatcher } from "./tracking-matcher.js";
  * the fragment (a character the parser would encode in the path or query, a dot segment, a
  * blank), and a fragment whose first character could hide a route from the check.
  *
+ * With `repair` (a parsed href only), the generic pass's own steps put right what the checks
+ * would refuse on: a trailing host dot (stripTrailingDot), escapes and dot segments in the path and
+ * query (normalizePath, normalizePercentEncoding); the repaired href is then checked again, once.
+ *
  * Names removed as tracking are pushed onto `stripped`, in input order and each once, as the
  * pipeline reports them. tests/properties/fast-path.property.test.ts pins it against the whole
  * pipeline on hostile inputs and on canonical ones with one thing added, and counts each answer.
@@ -44,6 +49,7 @@ export function canonicalFastPath(
   options: ResolvedNormalizeOptions,
   lookup: RuleLookup | undefined,
   stripped: string[],
+  repair = false,
 ): string | undefined {
   if (!modelled(options)) return undefined;
   // The parse may lengthen the input (percent-encoding); the pipeline refuses past the bound.
@@ -65,8 +71,18 @@ export function canonicalFastPath(
   // Userinfo is stripped: an "@" in the authority means there is some.
   const at = href.indexOf("@", authorityStart);
   if (at !== -1 && at < pathStart) return undefined;
-  // A trailing host dot may be stripped; a rule may claim the host (code rules claim any).
-  if (hostname.charCodeAt(hostname.length - 1) === 0x2e) return undefined;
+  // The identity preset strips a trailing host dot (stripTrailingDot): a parsed href gets it
+  // stripped here, as the generic pass spells it, and is checked again.
+  if (hostname.charCodeAt(hostname.length - 1) === 0x2e && options.preset === "identity") {
+    const bare = stripTrailingDot(hostname);
+    if (bare !== hostname) {
+      if (!repair) return undefined;
+      const hostEnd = authorityStart + hostname.length;
+      const fixed = `${href.slice(0, authorityStart + bare.length)}${href.slice(hostEnd, end)}`;
+      return canonicalFastPath(fixed, bare, options, lookup, stripped, true);
+    }
+  }
+  // A rule may claim the host (code rules claim any).
   const host = hostFacts(options, lookup, hostname);
   if (host.claimed) return undefined;
 
@@ -74,12 +90,25 @@ export function canonicalFastPath(
   if (queryAt > end) queryAt = -1;
   const pathEnd = queryAt === -1 ? end : queryAt;
   const marks = scan(href, pathStart, queryAt === -1 ? end : queryAt, end);
-  if (marks === CHANGES) return undefined;
+  if (marks === CHANGES || ((marks & DOT_SEGMENT) !== 0 && hasDotSegment(href, pathStart, pathEnd))) {
+    // An escape to normalize, a character to encode or a dot segment: a parsed href gets the
+    // generic pass's own path and query normalization, and the result is checked again (raw text
+    // would need the parser's encoding first: it is parsed).
+    if (!repair) return undefined;
+    const path = normalizePath(href.slice(pathStart, pathEnd));
+    const query = queryAt === -1 ? "" : `?${normalizePercentEncoding(href.slice(queryAt + 1, end), "query")}`;
+    return canonicalFastPath(
+      `${href.slice(0, pathStart)}${path}${query}`,
+      hostname,
+      options,
+      lookup,
+      stripped,
+    );
+  }
   const hasQuery = queryAt !== -1 && queryAt + 1 < end;
   // The stages a mark points at are asked themselves; without a mark they cannot change anything.
   if (marks !== 0) {
     const path = href.slice(pathStart, pathEnd);
-    if ((marks & DOT_SEGMENT) !== 0 && removeDotSegments(path) !== path) return undefined;
     if ((marks & PATH_SESSION) !== 0 && options.removeSessionIds && removePathSessionIds(path) !== path)
       return undefined;
     if ((marks & QUERY_SESSION) !== 0 && options.removeSessionIds && hasQuery) {
@@ -153,6 +182,12 @@ export function canonicalFromText(
         ? input
         : `${input.slice(0, hostEnd)}/${input.slice(hostEnd)}`;
   return canonicalFastPath(href, hostname, options, lookup, stripped);
+}
+
+// Whether removeDotSegments would change href[from, to), the path ("/." marks a candidate).
+function hasDotSegment(href: string, from: number, to: number): boolean {
+  const path = href.slice(from, to);
+  return removeDotSegments(path) !== path;
 }
 
 // The pipeline reports each stripped name once (unique() in normalize.ts), first place first.

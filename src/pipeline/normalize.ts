@@ -180,7 +180,7 @@ function runParsed(
     // whole pipeline, which is what the fast path is tested against. A text the fast path has
     // seen already (its href is the text) would be refused again.
     const stripped: string[] = [];
-    const fast = canonicalFastPath(url.href, hostname, options, lookup, stripped);
+    const fast = canonicalFastPath(url.href, hostname, options, lookup, stripped, true);
     if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
   }
   steps?.push({ stage: "parse", url: url.href });

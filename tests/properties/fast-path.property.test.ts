@@ -99,6 +99,7 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
       takenWithFragment: 0,
       takenOnRuleList: 0,
       takenRfc3986: 0,
+      takenRepaired: 0,
       refused: 0,
       refusedFromText: 0,
     };
@@ -118,7 +119,7 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
       const answers: [string | undefined, string[], "parsed" | "text"][] = [];
       const parsedStripped: string[] = [];
       answers.push([
-        canonicalFastPath(url.href, url.hostname, resolved, lookup, parsedStripped),
+        canonicalFastPath(url.href, url.hostname, resolved, lookup, parsedStripped, true),
         parsedStripped,
         "parsed",
       ]);
@@ -140,6 +141,9 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
         reached.taken++;
         if (answer.includes("?")) reached.takenWithQuery++;
         if (answer !== url.href.split("#")[0]) reached.takenRebuilt++;
+        // Refused without repair: the answer rests on the generic pass's steps the repair runs.
+        if (canonicalFastPath(url.href, url.hostname, resolved, lookup, [], false) === undefined)
+          reached.takenRepaired++;
         if (stripped.length > 0) reached.takenStripped++;
         if (input.includes("#")) reached.takenWithFragment++;
         if (lookup !== undefined) reached.takenOnRuleList++;
