@@ -208,6 +208,17 @@ function dedupe(names: string[]): void {
 // (layers, https or www forced, index documents, a trailing slash added, the rfc3986 preset with
 // tracking removal or sorting) goes the whole way.
 function modelled(o: ResolvedNormalizeOptions): boolean {
+  // Asked twice per link, nearly always of the options asked last: one compare.
+  if (o === lastAsked) return lastAnswer;
+  lastAsked = o;
+  lastAnswer = decideModelled(o);
+  return lastAnswer;
+}
+
+let lastAsked: ResolvedNormalizeOptions | undefined;
+let lastAnswer = false;
+
+function decideModelled(o: ResolvedNormalizeOptions): boolean {
   if (o.trackingLayers.length > 0 || o.forceHttps || o.stripWWW || o.removeDirectoryIndex) return false;
   if (o.trailingSlash === "add") return false;
   return o.preset === "identity" ? o.stripUserinfo && o.sortParams : !o.stripTracking && !o.sortParams;

@@ -48,8 +48,21 @@ const MAX_KEPT_FRAGMENT_LENGTH = 256;
  * ```
  */
 export function normalize(url: string, options?: NormalizeOptions): string {
-  return run(url, resolveNormalizeOptions(options), undefined).canonical;
+  const resolved = resolveNormalizeOptions(options);
+  if (typeof url === "string" && url.length <= MAX_URL_LENGTH) {
+    // The common link settles on its text (see run): here without a result record or a list of
+    // its stripped names, which normalize() does not return.
+    DISCARDED.length = 0;
+    const fast = canonicalFromText(url, resolved, lookupFor(resolved), DISCARDED);
+    if (fast !== undefined) return fast;
+    return run(url, resolved, undefined, true).canonical;
+  }
+  return run(url, resolved, undefined).canonical;
 }
+
+// The names normalize() would drop unread: one list for every call (nothing in the fast path calls
+// back into normalize, so no two calls share it at once).
+const DISCARDED: string[] = [];
 
 /**
  * Like {@link normalize}, and says how: every stage's URL, the rule applied and the parameters
@@ -141,6 +154,7 @@ function run(
   input: string,
   options: ResolvedNormalizeOptions,
   steps: ExplanationStep[] | undefined,
+  textTried = false,
 ): RunResult {
   if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
   // Refused before any work: trimming, the parse and every pass below are linear in it.
@@ -149,9 +163,11 @@ function run(
   if (steps === undefined) {
     // Most shared links are spelled as the parser would spell them: checked on the text itself, the
     // cheap cases need no parse at all (canonicalFromText). explain() never takes it.
-    const stripped: string[] = [];
-    const fast = canonicalFromText(input, options, lookupFor(options), stripped);
-    if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
+    if (!textTried) {
+      const stripped: string[] = [];
+      const fast = canonicalFromText(input, options, lookupFor(options), stripped);
+      if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
+    }
     textChecked = serializedHostEnd(input) !== -1;
   }
   const { url } = parseInput(input, options.defaultScheme);
