@@ -32,7 +32,8 @@ import type { TrackingMatcher } from "./tracking-matcher.js";
  * query (normalizePath, normalizePercentEncoding); the repaired href is then checked again, once.
  *
  * Names removed as tracking are pushed onto `stripped`, in input order and each once, as the
- * pipeline reports them. tests/properties/fast-path.property.test.ts pins it against the whole
+ * pipeline reports them; with `stripped` undefined (normalize(), which does not return them) they
+ * are not collected. tests/properties/fast-path.property.test.ts pins it against the whole
  * pipeline on hostile inputs and on canonical ones with one thing added, and counts each answer.
  *
  * @example
@@ -48,7 +49,7 @@ export function canonicalFastPath(
   hostname: string,
   options: ResolvedNormalizeOptions,
   lookup: RuleLookup | undefined,
-  stripped: string[],
+  stripped: string[] | undefined,
   repair = false,
 ): string | undefined {
   if (!modelled(options)) return undefined;
@@ -130,7 +131,7 @@ export function canonicalFastPath(
   // No query, or an empty "?" (dropped by the identity preset).
   if (!hasQuery) return pathOut === href.length ? href : href.slice(0, pathOut);
   const tracking = host.options.stripTracking ? host.options.isTracking : undefined;
-  const before = stripped.length;
+  const before = stripped?.length ?? 0;
   const query = keptQuery(href, queryAt + 1, end, tracking, stripped);
   if (query === href) {
     // Every pair stays, in order (a query is always shorter than its href: the sentinel is safe).
@@ -138,16 +139,17 @@ export function canonicalFastPath(
     return `${href.slice(0, pathOut)}${href.slice(queryAt, end)}`;
   }
   if (query !== undefined) {
-    dedupe(stripped);
+    if (stripped !== undefined) dedupe(stripped);
     return query === "" ? href.slice(0, pathOut) : `${href.slice(0, pathOut)}?${query}`;
   }
   // Pairs out of order, or an empty segment: the generic pass's own split, removal, sort and join,
   // on a query the scan found percent-normal.
-  stripped.length = before;
+  if (stripped !== undefined) stripped.length = before;
   const params = splitQuery(href.slice(queryAt + 1, end));
-  const kept = tracking !== undefined ? removeMatching(params, tracking, stripped) : params;
+  const removed = stripped ?? [];
+  const kept = tracking !== undefined ? removeMatching(params, tracking, removed) : params;
   const ordered = sortQueryParams(kept);
-  dedupe(stripped);
+  dedupe(removed);
   const prefix = href.slice(0, pathOut);
   return ordered.length === 0 ? prefix : `${prefix}?${joinQuery(ordered)}`;
 }
@@ -169,7 +171,7 @@ export function canonicalFromText(
   input: string,
   options: ResolvedNormalizeOptions,
   lookup: RuleLookup | undefined,
-  stripped: string[],
+  stripped: string[] | undefined,
 ): string | undefined {
   if (!modelled(options)) return undefined;
   const hostEnd = serializedHostEnd(input);
@@ -301,7 +303,7 @@ function keptQuery(
   from: number,
   end: number,
   isTracking: TrackingMatcher | undefined,
-  stripped: string[],
+  stripped: string[] | undefined,
 ): string | undefined {
   let out: string | undefined;
   let prevStart = -1;
@@ -316,7 +318,7 @@ function keptQuery(
     if (isTracking !== undefined) {
       const name = href.slice(start, nameEnd);
       if (isTracking(name)) {
-        stripped.push(name);
+        stripped?.push(name);
         // The pairs kept so far, in one piece: they ran up to this one.
         out ??= prevStart === -1 ? "" : href.slice(from, prevEnd);
         start = pairEnd + 1;
