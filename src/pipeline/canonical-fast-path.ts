@@ -5,7 +5,7 @@ import { isNormalEscape, NEEDS_WORK, normalizePercentEncoding } from "../url/per
 import { joinQuery, sortQueryParams, splitQuery } from "../url/query-params.js";
 import { serializedHostEnd } from "../url/serialized-host.js";
 import { normalizePath, removeMatching } from "./generic-pass.js";
-import { hostFacts } from "./host-options.js";
+import { type HostFacts, hostFacts } from "./host-options.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
 import { removePathSessionIds, removeQuerySessionIds } from "./session-ids.js";
@@ -51,6 +51,7 @@ export function canonicalFastPath(
   lookup: RuleLookup | undefined,
   stripped: string[] | undefined,
   repair = false,
+  facts?: HostFacts,
 ): string | undefined {
   if (!modelled(options)) return undefined;
   // The parse may lengthen the input (percent-encoding); the pipeline refuses past the bound.
@@ -84,7 +85,7 @@ export function canonicalFastPath(
     }
   }
   // A rule may claim the host (code rules claim any).
-  const host = hostFacts(options, lookup, hostname);
+  const host = facts ?? hostFacts(options, lookup, hostname);
   if (host.claimed) return undefined;
 
   let queryAt = href.indexOf("?", pathStart);
@@ -177,13 +178,36 @@ export function canonicalFromText(
   const hostEnd = serializedHostEnd(input);
   if (hostEnd === -1) return undefined;
   const hostname = input.slice(input.charCodeAt(4) === 0x3a ? 7 : 8, hostEnd);
+  return canonicalFromSerialized(input, hostEnd, hostname, options, lookup, stripped);
+}
+
+/**
+ * {@link canonicalFromText} for a caller that has run {@link serializedHostEnd} on `input`
+ * already: `hostEnd` is its answer (not -1) and `hostname` the host it delimits; `facts`, the
+ * host's {@link hostFacts} when the caller has them.
+ *
+ * @example
+ * ```ts
+ * const options = resolveNormalizeOptions(undefined);
+ * canonicalFromSerialized("https://a.test/?b=1&a=2", 14, "a.test", options, ruleLookup(options.rules), undefined); // "https://a.test/?a=2&b=1"
+ * ```
+ */
+export function canonicalFromSerialized(
+  input: string,
+  hostEnd: number,
+  hostname: string,
+  options: ResolvedNormalizeOptions,
+  lookup: RuleLookup | undefined,
+  stripped: string[] | undefined,
+  facts?: HostFacts,
+): string | undefined {
   const href =
     hostEnd === input.length
       ? `${input}/`
       : input.charCodeAt(hostEnd) === 0x2f
         ? input
         : `${input.slice(0, hostEnd)}/${input.slice(hostEnd)}`;
-  return canonicalFastPath(href, hostname, options, lookup, stripped);
+  return canonicalFastPath(href, hostname, options, lookup, stripped, false, facts);
 }
 
 // Whether removeDotSegments would change href[from, to), the path ("/." marks a candidate).
