@@ -5,11 +5,14 @@ import { hexValue } from "../url/hex-value.js";
 // on bytes; a JS string's code units >= 0x80 stand for the UTF-8 bytes of non-ASCII characters,
 // which every check below treats alike.
 
-/** ASCII code units net/url's shouldEscape(c, encodeHost) lets through unescaped, as 1. */
-const HOST_ASCII: Uint8Array = (() => {
+/**
+ * ASCII code units net/url's shouldEscape(c, encodeHost) lets through unescaped, as 1: letters,
+ * digits and `!$&'()*+,;=:[]<>"-_.~` (`\w` is ASCII letters, digits and `_` without the u flag;
+ * a class is shorter in the classify bundle than the spelled-out alphabet).
+ */
+const HOST_ASCII: Uint8Array = /* @__PURE__ */ (() => {
   const table = new Uint8Array(128);
-  const allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!$&'()*+,;=:[]<>\"-_.~";
-  for (let i = 0; i < allowed.length; i++) table[allowed.charCodeAt(i)] = 1;
+  for (let c = 0; c < 128; c++) table[c] = /[\w!$&'()*+,;=:[\]<>"\-.~]/.test(String.fromCharCode(c)) ? 1 : 0;
   return table;
 })();
 

@@ -20,8 +20,16 @@ export interface GoParse {
   hasUserInfo: boolean;
 }
 
-// The two schemes nearly every input carries, without a slice and a fold per parse.
-function schemeOf(s: string, end: number): string {
+/**
+ * The lowercase scheme `s[0, end)`; the two schemes nearly every input carries come without a
+ * slice and a fold.
+ *
+ * @example
+ * ```ts
+ * schemeOf("HTTPS://a.test/", 5); // "https"
+ * ```
+ */
+export function schemeOf(s: string, end: number): string {
   if (end === 5 && s.startsWith("https")) return "https";
   if (end === 4 && s.startsWith("http")) return "http";
   return asciiLower(s.slice(0, end));

@@ -9,17 +9,9 @@
  */
 // WHATWG URL §4.1 special scheme
 export function isSpecialScheme(scheme: string): boolean {
-  switch (scheme) {
-    case "http":
-    case "https":
-    case "ws":
-    case "wss":
-    case "ftp":
-    case "file":
-      return true;
-    default:
-      return false;
-  }
+  // A regex is shorter than a switch (the classify bundle's 3 KiB ceiling); it runs only for
+  // strings with a backslash or no host, where its speed does not matter.
+  return /^(?:https?|wss?|ftp|file)$/.test(scheme);
 }
 
 /**
