@@ -9,7 +9,7 @@ import { createServeApp } from "../../src/serve/app.js";
 import { type RunningServe, startServe } from "../../src/serve/start-serve.js";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
-import { ndjson, ndjsonLines, post } from "./helpers.js";
+import { heldBody, ndjson, ndjsonLines, post } from "./helpers.js";
 
 // Issue 23, items 2, 3 and the serve part of 6, against the real service on 127.0.0.1.
 
@@ -108,6 +108,20 @@ describe("serve: a per-request deadline over the body and the answer (issue 23)"
     } finally {
       clearInterval(trickle);
     }
+  });
+
+  // Over a socket the test above passes on the connection's backstop alone (checked: with readBody
+  // given no deadline its slot was still freed, a second later). The app alone has no backstop:
+  // there only the body's own deadline can end the request.
+  it("the app alone: a body not all there by the deadline is answered 408 timeout", BOUND, async () => {
+    const app = createServeApp({ requestTimeoutMs: 300 });
+    const body = heldBody();
+    body.push("http://a.test/\n");
+    const response = await post(app, "/v1/normalize", body.stream, { "content-type": "text/plain" });
+    assert.equal(response.status, 408);
+    const answer = (await response.json()) as { error: { code: string; message: string } };
+    assert.equal(answer.error.code, "timeout");
+    assert.match(answer.error.message, /deadline/);
   });
 
   it("drain() is bounded whatever the clients do", BOUND, async () => {
