@@ -5,7 +5,7 @@ import { isNormalEscape, NEEDS_WORK, normalizePercentEncoding } from "../url/per
 import { joinQuery, sortQueryParams, splitQuery } from "../url/query-params.js";
 import { serializedHostEnd } from "../url/serialized-host.js";
 import { normalizePath, removeMatching } from "./generic-pass.js";
-import { hostFacts } from "./host-options.js";
+import { type HostFacts, hostFacts } from "./host-options.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
 import { removePathSessionIds, removeQuerySessionIds } from "./session-ids.js";
@@ -51,6 +51,7 @@ export function canonicalFastPath(
   lookup: RuleLookup | undefined,
   stripped: string[] | undefined,
   repair = false,
+  facts?: HostFacts,
 ): string | undefined {
   if (!modelled(options)) return undefined;
   // The parse may lengthen the input (percent-encoding); the pipeline refuses past the bound.
@@ -84,7 +85,7 @@ export function canonicalFastPath(
     }
   }
   // A rule may claim the host (code rules claim any).
-  const host = hostFacts(options, lookup, hostname);
+  const host = facts ?? hostFacts(options, lookup, hostname);
   if (host.claimed) return undefined;
 
   let queryAt = href.indexOf("?", pathStart);
@@ -177,13 +178,36 @@ export function canonicalFromText(
   const hostEnd = serializedHostEnd(input);
   if (hostEnd === -1) return undefined;
   const hostname = input.slice(input.charCodeAt(4) === 0x3a ? 7 : 8, hostEnd);
+  return canonicalFromSerialized(input, hostEnd, hostname, options, lookup, stripped);
+}
+
+/**
+ * {@link canonicalFromText} for a caller that has run {@link serializedHostEnd} on `input`
+ * already: `hostEnd` is its answer (not -1) and `hostname` the host it delimits; `facts`, the
+ * host's {@link hostFacts} when the caller has them.
+ *
+ * @example
+ * ```ts
+ * const options = resolveNormalizeOptions(undefined);
+ * canonicalFromSerialized("https://a.test/?b=1&a=2", 14, "a.test", options, ruleLookup(options.rules), undefined); // "https://a.test/?a=2&b=1"
+ * ```
+ */
+export function canonicalFromSerialized(
+  input: string,
+  hostEnd: number,
+  hostname: string,
+  options: ResolvedNormalizeOptions,
+  lookup: RuleLookup | undefined,
+  stripped: string[] | undefined,
+  facts?: HostFacts,
+): string | undefined {
   const href =
     hostEnd === input.length
       ? `${input}/`
       : input.charCodeAt(hostEnd) === 0x2f
         ? input
         : `${input.slice(0, hostEnd)}/${input.slice(hostEnd)}`;
-  return canonicalFastPath(href, hostname, options, lookup, stripped);
+  return canonicalFastPath(href, hostname, options, lookup, stripped, false, facts);
 }
 
 // Whether removeDotSegments would change href[from, to), the path ("/." marks a candidate).
@@ -248,46 +272,41 @@ const QUERY_WORK = NEEDS_WORK.query;
 // own normalizePath, session-id and query normalization calls, against ~90 for this pass.
 function scan(href: string, from: number, queryAt: number, end: number): number {
   let marks = 0;
-  // Most links hold no character that needs a look (no "%", blank, ";", "(", "'" or anything
-  // outside ASCII): one native regex search says so, and two more searches set the marks. The
-  // loop below costs ~2.4 ns per character here, the search ~0.8 (golden corpus, 65 characters).
-  PLAIN.lastIndex = from;
-  if (!PLAIN.test(href) || PLAIN.lastIndex > end) {
-    const dot = href.indexOf("/.", from);
-    if (dot !== -1 && dot < queryAt) marks |= DOT_SEGMENT;
-    if (queryAt < end) {
-      SESSION_TAIL.lastIndex = queryAt;
-      if (SESSION_TAIL.test(href) && SESSION_TAIL.lastIndex <= end) marks |= QUERY_SESSION;
-    }
-    return marks;
+  // The marks first, by native searches: a "/." in the path, a "sid", "fid" or "nid" in the query.
+  // A mark only sends the stage itself to look, so a search that finds more than a character loop
+  // would (one straddling an escape's hex digit) costs a look, never a wrong answer.
+  const dot = href.indexOf("/.", from);
+  if (dot !== -1 && dot < queryAt) marks |= DOT_SEGMENT;
+  if (queryAt < end) {
+    SESSION_TAIL.lastIndex = queryAt;
+    if (SESSION_TAIL.test(href) && SESSION_TAIL.lastIndex <= end) marks |= QUERY_SESSION;
   }
-  let table = PATH_WORK;
-  for (let i = from; i < end; i++) {
+  // Then only the characters that need a look (a "%", a blank, ";", "(", "'", anything outside
+  // ASCII), found one after the other by a native regex search: most links have none. A character
+  // loop cost ~2.4 ns per character here, the search ~0.8 (golden corpus, 65 characters); the
+  // seeded corpus's escaped links, which the loop walked whole, now jump from escape to escape.
+  for (let i = from; ; ) {
+    PLAIN.lastIndex = i;
+    if (!PLAIN.test(href)) return marks;
+    i = PLAIN.lastIndex - 1;
+    if (i >= end) return marks;
     const c = href.charCodeAt(i);
-    if (i === queryAt) {
-      table = QUERY_WORK;
-      continue;
-    }
     if (c >= 128) return CHANGES;
-    if (table[c] !== 0) {
+    const inPath = i < queryAt;
+    if ((inPath ? PATH_WORK : QUERY_WORK)[c] !== 0) {
       if (c !== 0x25 || !isNormalEscape(href, i)) return CHANGES;
-      i += 2;
+      i += 3;
       continue;
     }
-    if (table === PATH_WORK) {
-      if (c === 0x2f) {
-        if (href.charCodeAt(i + 1) === 0x2e) marks |= DOT_SEGMENT;
-      } else if (c === 0x3b || c === 0x28) marks |= PATH_SESSION;
+    if (inPath) {
+      if (c === 0x3b || c === 0x28) marks |= PATH_SESSION;
     } else if (c === 0x27) {
       // The parser encodes "'" in a special URL's query (WHATWG special-query percent-encode set):
       // never in a parsed href, so only raw input (canonicalFromText) meets it here.
       return CHANGES;
-    } else if ((c | 0x20) === 0x64 && (href.charCodeAt(i - 1) | 0x20) === 0x69) {
-      const before = href.charCodeAt(i - 2) | 0x20;
-      if (before === 0x73 || before === 0x66 || before === 0x6e) marks |= QUERY_SESSION;
     }
+    i++;
   }
-  return marks;
 }
 
 // The query href[from, end) as splitting, tracking removal and sorting leave it, read in place:

@@ -5,13 +5,13 @@ import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { checkHttpUrl, parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
-import { type SerializedUrl, serializedUrl } from "../url/serialized-host.js";
+import { type SerializedUrl, serializedHostEnd, serializedUrl } from "../url/serialized-host.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
-import { canonicalFastPath, canonicalFromText } from "./canonical-fast-path.js";
+import { canonicalFastPath, canonicalFromSerialized } from "./canonical-fast-path.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
 import { type GenericResult, genericPass, normalizePath, removeMatching } from "./generic-pass.js";
-import { withExemptions } from "./host-options.js";
+import { hostFacts, withExemptions } from "./host-options.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
 import { type RuleLookup, ruleLookup } from "./rule-lookup.js";
@@ -49,14 +49,12 @@ const MAX_KEPT_FRAGMENT_LENGTH = 256;
  */
 export function normalize(url: string, options?: NormalizeOptions): string {
   const resolved = resolveNormalizeOptions(options);
-  if (typeof url === "string" && url.length <= MAX_URL_LENGTH) {
-    // The common link settles on its text (see run): here without a result record or a list of
-    // its stripped names, which normalize() does not return.
-    const fast = canonicalFromText(url, resolved, lookupFor(resolved), undefined);
-    if (fast !== undefined) return fast;
-    return run(url, resolved, undefined, true).canonical;
-  }
-  return run(url, resolved, undefined).canonical;
+  if (typeof url !== "string" || url.length > MAX_URL_LENGTH) return run(url, resolved, undefined).canonical;
+  // run()'s text lane, without a result record for a link settled on its text.
+  const read = readText(url, resolved);
+  if (typeof read === "string") return read;
+  return runParsed(read ?? parseInput(url, resolved.defaultScheme).url, resolved, undefined, 0, url)
+    .canonical;
 }
 
 /**
@@ -149,26 +147,42 @@ function run(
   input: string,
   options: ResolvedNormalizeOptions,
   steps: ExplanationStep[] | undefined,
-  textTried = false,
 ): RunResult {
   if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
   // Refused before any work: trimming, the parse and every pass below are linear in it.
   checkUrlLength(input, "the input", input);
-  let text: SerializedUrl | undefined;
   if (steps === undefined) {
-    // Most shared links are spelled as the parser would spell them: checked on the text itself, the
-    // cheap cases need no parse at all (canonicalFromText). explain() never takes it.
-    if (!textTried) {
-      const stripped: string[] = [];
-      const fast = canonicalFromText(input, options, lookupFor(options), stripped);
-      if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
-    }
-    // A text the parser would leave as it is (a rule's link, most often) is read off the text: no
-    // parse, and no getter call per part. explain() parses, so the property tests compare the two.
-    text = serializedUrl(input);
+    const read = readText(input, options);
+    if (typeof read === "string") return { canonical: read, ruleApplied: null, stripped: NOT_LISTED };
+    if (read !== undefined) return runParsed(read, options, steps, 0, input);
   }
-  return runParsed(text ?? parseInput(input, options.defaultScheme).url, options, steps, 0, input);
+  return runParsed(parseInput(input, options.defaultScheme).url, options, steps, 0, input);
 }
+
+/**
+ * The text lane: most shared links are spelled as the parser would spell them (serializedHostEnd).
+ * On a host no rule claims, the cheap cases settle on the text itself, with no parse at all (the
+ * key comes back); a text the parser would leave as it is (a rule's link, most often) is read off
+ * the text, with no parse and no getter call per part (its parts come back); anything else must be
+ * parsed (undefined). One host name string serves every probe of the host, so its hash is computed
+ * once. explain() never takes it, and the property tests compare the two. Only the key is read
+ * after it (normalize, canonicalWith): no list of stripped names is made.
+ */
+function readText(input: string, options: ResolvedNormalizeOptions): string | SerializedUrl | undefined {
+  const hostEnd = serializedHostEnd(input);
+  if (hostEnd === -1) return undefined;
+  const lookup = lookupFor(options);
+  const hostname = input.slice(input.charCodeAt(4) === 0x3a ? 7 : 8, hostEnd);
+  const facts = hostFacts(options, lookup, hostname);
+  if (!facts.claimed) {
+    const fast = canonicalFromSerialized(input, hostEnd, hostname, options, lookup, undefined, facts);
+    if (fast !== undefined) return fast;
+  }
+  return serializedUrl(input, hostEnd, hostname);
+}
+
+// The stripped names of a result nobody reads them from (normalize, canonicalWith).
+const NOT_LISTED: string[] = [];
 
 function lookupFor(options: ResolvedNormalizeOptions): RuleLookup | undefined {
   return options.rules.length === 0 ? undefined : ruleLookup(options.rules);

@@ -64,8 +64,9 @@ export interface SerializedUrl {
  * segment that starts with `.` or `%2e` (a dot segment the parser would resolve). `undefined`
  * otherwise: then the caller parses. Escapes are the caller's to normalize, as after a parse.
  *
- * The pipeline reads a link a rule claims from it without the parse and without a getter call per
- * part; tests/properties/serialized-host.property.test.ts compares every field with the parser's.
+ * `hostEnd` and `hostname` may be given by a caller that has run serializedHostEnd already (the
+ * same string then serves every lookup of the host). The pipeline reads a link a rule claims from
+ * it without the parse and without a getter call per part; tests/properties/serialized-host.property.test.ts compares every field with the parser's.
  *
  * @example
  * ```ts
@@ -73,8 +74,11 @@ export interface SerializedUrl {
  * serializedUrl("https://youtu.be/a b"); // undefined (the parser encodes the space)
  * ```
  */
-export function serializedUrl(input: string): SerializedUrl | undefined {
-  const hostEnd = serializedHostEnd(input);
+export function serializedUrl(
+  input: string,
+  hostEnd: number = serializedHostEnd(input),
+  hostname?: string,
+): SerializedUrl | undefined {
   if (hostEnd === -1) return undefined;
   PATH_RUN.lastIndex = hostEnd;
   PATH_RUN.test(input);
@@ -104,7 +108,7 @@ export function serializedUrl(input: string): SerializedUrl | undefined {
     protocol: start === 7 ? "http:" : "https:",
     username: "",
     password: "",
-    hostname: input.slice(start, hostEnd),
+    hostname: hostname ?? input.slice(start, hostEnd),
     port: "",
     pathname,
     search,
