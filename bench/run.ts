@@ -23,6 +23,7 @@ import { report } from "./report.js";
 import { benchResolve } from "./resolve.js";
 import { rulesCacheCases, USER_RULES } from "./rules-cache.js";
 import { benchServe, type ServeRate } from "./serve.js";
+import { benchServeLockout } from "./serve-lockout.js";
 
 const size = Number(process.env.BENCH_URLS ?? 50_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 15);
@@ -279,6 +280,35 @@ async function serveGroup(): Promise<void> {
   console.log(`answers not 2xx or failed: ${r.faults}`);
 }
 
+async function serveLockoutGroup(): Promise<void> {
+  const r = await benchServeLockout();
+  console.log(
+    `\n## serve-lockout (${r.clients} clients post a ${r.bodyBytes}-byte, 10,000-URL batch and never read; canonurl serve in a child process, loopback)`,
+  );
+  console.log(
+    `a whole answer: ${r.answerBytes} bytes (loopback buffers: tcp_wmem max ${r.tcpWmemMax}, tcp_rmem default ${r.tcpRmemDefault})`,
+  );
+  console.log(
+    "flags | deadline ms | every slot held at ms | /healthz 200 again at ms | held ms | while filling: 200 / blocked | while held: 429 / blocked | slowest probe ms | clients by status | 200s cut off / whole | answer bytes sent before the cut | probe faults",
+  );
+  console.log("---|---|---|---|---|---|---|---|---|---|---|---");
+  const ms = (x: number) => (Number.isNaN(x) ? "never" : x.toFixed(0));
+  for (const run of r.runs) {
+    const statuses = Object.entries(run.clientStatuses)
+      .sort()
+      .map(([status, n]) => `${n}× ${status}`)
+      .join(", ");
+    console.log(
+      `${run.flags.length === 0 ? `(defaults, ${run.slots} slots)` : run.flags.join(" ")} | ${run.deadlineMs} | ${ms(run.fullAtMs)} | ${ms(run.freeAtMs)} | ${ms(run.freeAtMs - run.fullAtMs)} | ${run.fillingAnswered} / ${run.fillingBlocked} | ${run.heldRefused} / ${run.heldBlocked} | ${run.slowestProbeMs.toFixed(0)} | ${statuses} | ${run.clientsCutOff} / ${run.clientsWhole} | ${run.bytesBeforeCut.min}–${run.bytesBeforeCut.max} | ${run.probeFaults}`,
+    );
+  }
+  for (const run of r.runs) {
+    console.log(
+      `${run.flags.length === 0 ? "defaults" : run.flags.join(" ")}: /healthz answered again ${(run.freeAtMs / (run.deadlineMs + r.writeGraceMs)).toFixed(2)}× (the deadline + the ${r.writeGraceMs} ms write grace) after the clients connected (largest gap between probes ${run.largestProbeGapMs.toFixed(0)} ms)`,
+    );
+  }
+}
+
 function cliGroup(): void {
   const lines = Number(process.env.BENCH_CLI_LINES ?? 500_000);
   const r = benchCli(lines, Number(process.env.BENCH_CLI_ROUNDS ?? 5));
@@ -361,6 +391,7 @@ const groups: [string, () => void | Promise<void>][] = [
   ["cold-start", () => reportColdStart(benchColdStart())],
   ["bundle-size", reportBundleSize],
   ["serve", serveGroup],
+  ["serve-lockout", serveLockoutGroup],
   ["head-scan", headScanGroup],
   ["cli", cliGroup],
   ["archive", () => benchArchive(corpus(), rounds)],

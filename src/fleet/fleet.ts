@@ -3,8 +3,8 @@ import type { Job } from "bullmq";
 import type * as NodeRedis from "redis";
 import { redisCache } from "../cache/redis-cache.js";
 import { createClient, createPinnedTransport } from "../resolve/lazy-client.js";
-import type { Outcome } from "../resolve/types.js";
 import { checkUrlLength } from "../url/max-url-length.js";
+import type { FleetOutcome } from "./blank-outcome.js";
 import { fleetLibraries } from "./fleet-libraries.js";
 import { checkJobName, type FleetOptions, type FleetSettings, fleetSettings } from "./fleet-options.js";
 import { limitHosts } from "./host-limit.js";
@@ -25,8 +25,18 @@ export interface Fleet {
     urls: Iterable<string> | AsyncIterable<string>,
     init?: { job?: string; chunkSize?: number },
   ): Promise<{ job: string; count: number }>;
-  work(init?: { concurrency?: number; signal?: AbortSignal; drainMs?: number }): Promise<void>;
-  results(job: string, init?: { follow?: boolean; signal?: AbortSignal }): AsyncIterable<Outcome>;
+  /**
+   * Runs a worker until `signal` aborts. `onReady` is called once, when its connections to Redis
+   * are up and it takes chunks (never when Redis cannot be reached: `work` rejects then).
+   */
+  work(init?: {
+    concurrency?: number;
+    signal?: AbortSignal;
+    drainMs?: number;
+    onReady?: () => void;
+  }): Promise<void>;
+  /** Every input's outcome once, in input order; a blank input line is a `BlankOutcome` (not a failure). */
+  results(job: string, init?: { follow?: boolean; signal?: AbortSignal }): AsyncIterable<FleetOutcome>;
   progress(job: string): Promise<{ total: number; done: number; failed: number }>;
   close(): Promise<void>;
 }
@@ -392,6 +402,14 @@ export function createFleet(options: FleetOptions): Fleet {
         },
       );
       worker.on("error", () => {});
+      // Said once the worker's connections are up: the command line said "working" before it had
+      // tried Redis, so a dead Redis printed a working line and then the error (issue 23).
+      worker.waitUntilReady().then(
+        () => {
+          if (init.signal?.aborted !== true) init.onReady?.();
+        },
+        () => {},
+      );
       // A chunk out of attempts still gets its outcomes, every input failing with the reason, so
       // `results` never waits for an input forever.
       worker.on("failed", (job, error) => {

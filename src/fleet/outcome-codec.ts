@@ -6,11 +6,12 @@ import { ResponseTooLargeError } from "../errors/response-too-large-error.js";
 import { SecurityError } from "../errors/security-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { UrlError } from "../errors/url-error.js";
-import type { Outcome, Resolution } from "../resolve/types.js";
+import type { Resolution } from "../resolve/types.js";
+import { blankOutcome, type FleetOutcome, isBlankInput } from "./blank-outcome.js";
 
 /** An Outcome as it is stored in Redis: the error reduced to `{ code, name, message }`. */
 export type StoredOutcome = { index: number; input: string } & (
-  | { ok: true; result: Resolution }
+  | { ok: true; result: Resolution; blank?: true }
   | { ok: false; error: { code: string; name: string; message: string } }
 );
 
@@ -24,7 +25,7 @@ export type StoredOutcome = { index: number; input: string } & (
  * // { index: 0, input: "x", ok: false, error: { code: "invalid-url", name: "UrlError", message: "bad" } }
  * ```
  */
-export function encodeOutcome(outcome: Outcome): StoredOutcome {
+export function encodeOutcome(outcome: FleetOutcome): StoredOutcome {
   if (outcome.ok) return { index: outcome.index, input: outcome.input, ok: true, result: outcome.result };
   return { index: outcome.index, input: outcome.input, ok: false, error: encodeError(outcome.error) };
 }
@@ -57,16 +58,18 @@ const CLASSES: Record<string, new (code: never, message: string) => CanonError> 
 
 /**
  * The Outcome a stored one stands for, its error revived as the library's error class (a plain
- * `CanonError` when the name is unknown, e.g. `internal`).
+ * `CanonError` when the name is unknown, e.g. `internal`). A blank input that a worker of an
+ * earlier version stored as `invalid-url` reads as the `BlankOutcome` today's store it as.
  *
  * @example
  * ```ts
  * decodeOutcome({ index: 0, input: "x", ok: false, error: { code: "timeout", name: "TimeoutError", message: "m" } }).error instanceof TimeoutError; // true
  * ```
  */
-export function decodeOutcome(stored: StoredOutcome): Outcome {
+export function decodeOutcome(stored: StoredOutcome): FleetOutcome {
   if (stored.ok) return stored;
   const { code, name, message } = stored.error;
+  if (code === "invalid-url" && isBlankInput(stored.input)) return blankOutcome(stored.index, stored.input);
   const Class = CLASSES[name];
   const error =
     Class === undefined ? new CanonError(code as CanonErrorCode, message) : new Class(code as never, message);

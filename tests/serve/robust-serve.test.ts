@@ -9,7 +9,7 @@ import { createServeApp } from "../../src/serve/app.js";
 import { type RunningServe, startServe } from "../../src/serve/start-serve.js";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
-import { ndjson, ndjsonLines, post } from "./helpers.js";
+import { heldBody, ndjson, ndjsonLines, post } from "./helpers.js";
 
 // Issue 23, items 2, 3 and the serve part of 6, against the real service on 127.0.0.1.
 
@@ -38,6 +38,10 @@ async function healthzAgain(url: string): Promise<number> {
   }
 }
 
+// Each test here waits for the service to free something; without the fix it never does, and
+// node:test has no default timeout, so each bounds its wait (measured: about 1.5 s each with it).
+const BOUND = { timeout: 30_000 };
+
 describe("serve: a per-request deadline over the body and the answer (issue 23)", () => {
   let running: RunningServe;
   before(async () => {
@@ -54,33 +58,37 @@ describe("serve: a per-request deadline over the body and the answer (issue 23)"
 
   // Before: a client that never read its answer kept its slot for ever; 4 of them (the limit here,
   // 64 by default) locked out everyone, /healthz included.
-  it("clients that stop reading lose their slots at the deadline: the connection is destroyed", async () => {
-    // An answer far larger than what the kernel buffers on loopback (tcp_rmem + tcp_wmem, a few
-    // MiB), so the service's writes block on a client that does not read.
-    const urls = Array.from({ length: 10_000 }, (_, i) => `http://example.test/${"p".repeat(300)}/${i}`);
-    const body = ndjson(urls);
-    const head = `POST /v1/normalize HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
-    const clients = await Promise.all(Array.from({ length: 4 }, () => stalled(running.port, head, body)));
-    // Every slot gets held: the next request is refused (asked until it is).
-    for (;;) {
-      const locked = await fetch(`${running.url}/healthz`);
-      await locked.body?.cancel();
-      if (locked.status === 429) break;
-    }
-    const started = Date.now();
-    const refused = await healthzAgain(running.url);
-    console.log(
-      `# 4 non-reading clients: /healthz answers again after ${Date.now() - started} ms (${refused} refused)`,
-    );
-    // The service closed them: reading what is left reaches the end of a connection this side
-    // never ended.
-    for (const c of clients) c.socket.resume();
-    await Promise.all(clients.map((c) => c.closed));
-    for (const c of clients) assert.ok(c.socket.destroyed);
-  });
+  it(
+    "clients that stop reading lose their slots at the deadline: the connection is destroyed",
+    BOUND,
+    async () => {
+      // An answer far larger than what the kernel buffers on loopback (tcp_rmem + tcp_wmem, a few
+      // MiB), so the service's writes block on a client that does not read.
+      const urls = Array.from({ length: 10_000 }, (_, i) => `http://example.test/${"p".repeat(300)}/${i}`);
+      const body = ndjson(urls);
+      const head = `POST /v1/normalize HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+      const clients = await Promise.all(Array.from({ length: 4 }, () => stalled(running.port, head, body)));
+      // Every slot gets held: the next request is refused (asked until it is).
+      for (;;) {
+        const locked = await fetch(`${running.url}/healthz`);
+        await locked.body?.cancel();
+        if (locked.status === 429) break;
+      }
+      const started = Date.now();
+      const refused = await healthzAgain(running.url);
+      console.log(
+        `# 4 non-reading clients: /healthz answers again after ${Date.now() - started} ms (${refused} refused)`,
+      );
+      // The service closed them: reading what is left reaches the end of a connection this side
+      // never ended.
+      for (const c of clients) c.socket.resume();
+      await Promise.all(clients.map((c) => c.closed));
+      for (const c of clients) assert.ok(c.socket.destroyed);
+    },
+  );
 
   // Before: a trickled body held its slot until Node's own 300 s request timeout.
-  it("a body that trickles in is cut at the deadline and its slot freed", async () => {
+  it("a body that trickles in is cut at the deadline and its slot freed", BOUND, async () => {
     const heads = await Promise.all(
       Array.from({ length: 4 }, () =>
         stalled(
@@ -102,7 +110,21 @@ describe("serve: a per-request deadline over the body and the answer (issue 23)"
     }
   });
 
-  it("drain() is bounded whatever the clients do", async () => {
+  // Over a socket the test above passes on the connection's backstop alone (checked: with readBody
+  // given no deadline its slot was still freed, a second later). The app alone has no backstop:
+  // there only the body's own deadline can end the request.
+  it("the app alone: a body not all there by the deadline is answered 408 timeout", BOUND, async () => {
+    const app = createServeApp({ requestTimeoutMs: 300 });
+    const body = heldBody();
+    body.push("http://a.test/\n");
+    const response = await post(app, "/v1/normalize", body.stream, { "content-type": "text/plain" });
+    assert.equal(response.status, 408);
+    const answer = (await response.json()) as { error: { code: string; message: string } };
+    assert.equal(answer.error.code, "timeout");
+    assert.match(answer.error.message, /deadline/);
+  });
+
+  it("drain() is bounded whatever the clients do", BOUND, async () => {
     const other = await startServe({ port: 0, requestTimeoutMs: 600_000 });
     const head = `POST /v1/normalize HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n`;
     const held = await stalled(other.port, head, "http://a.test/\n");

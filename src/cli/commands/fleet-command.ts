@@ -2,7 +2,6 @@ import { createReadStream } from "node:fs";
 import { parseArgs } from "node:util";
 import type { ClientOptions } from "../../resolve/types.js";
 import { NETWORK_POLICY_FLAGS, networkPolicyFromFlags } from "../flags/network-flags.js";
-import { isBlankLine } from "../io/blank-line.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
 import { outcomeOutput } from "../io/outcome-output.js";
 import { readInputs } from "../io/read-lines.js";
@@ -161,8 +160,13 @@ async function work(args: readonly string[], io: CliIo): Promise<ExitCode> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    await writeOut(io.stderr, `canonurl fleet: working (pid ${process.pid})\n`);
-    await fleet.work({ concurrency, signal: stop.signal, ...(drainMs === undefined ? {} : { drainMs }) });
+    await fleet.work({
+      concurrency,
+      signal: stop.signal,
+      ...(drainMs === undefined ? {} : { drainMs }),
+      // Once connected: on a dead Redis the --redis-timeout error is the only line (issue 23).
+      onReady: () => io.stderr.write(`canonurl fleet: working (pid ${process.pid})\n`),
+    });
     return 0;
   } finally {
     process.removeListener("SIGINT", onSignal);
@@ -197,7 +201,7 @@ async function results(args: readonly string[], io: CliIo): Promise<ExitCode> {
     const outcomes = fleet.results(values.job, { follow: values.follow === true });
     const iterator = outcomes[Symbol.asyncIterator]();
     for (;;) {
-      let step: IteratorResult<import("../../resolve/types.js").Outcome>;
+      let step: IteratorResult<import("../../fleet/blank-outcome.js").FleetOutcome>;
       try {
         step = await iterator.next();
       } catch (error) {
@@ -206,15 +210,16 @@ async function results(args: readonly string[], io: CliIo): Promise<ExitCode> {
       }
       if (step.done === true) break;
       count++;
-      // A blank input line answers as canonurl answers it (blank: true), not as invalid-url, so
-      // `fleet results` prints what a local run prints (issue 23).
-      const line = isBlankLine(step.value.input)
-        ? {
-            stdout: values.json === true ? blankJson(step.value.index, step.value.input) : "\n",
-            failed: false,
-            stderr: undefined,
-          }
-        : outcomeOutput(step.value.index, step.value, values.json === true);
+      // A blank input line answers as canonurl answers it (the library's BlankOutcome), so `fleet
+      // results` prints what a local run prints (issue 23).
+      const line =
+        "blank" in step.value
+          ? {
+              stdout: values.json === true ? blankJson(step.value.index, step.value.input) : "\n",
+              failed: false,
+              stderr: undefined,
+            }
+          : outcomeOutput(step.value.index, step.value, values.json === true);
       if (line.failed) failed = true;
       if (line.stderr !== undefined) await writeOut(io.stderr, line.stderr);
       await writeOut(io.stdout, line.stdout);
