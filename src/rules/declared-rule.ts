@@ -46,13 +46,31 @@ const queryName = (pair: string): string => {
 };
 
 // application/x-www-form-urlencoded, as every wrapper (google.com/url, l.facebook.com) writes it.
+// A value without "+" or "%" decodes to itself: the replace and the decode are skipped.
 function formDecode(value: string): string {
-  const spaced = value.replace(/\+/g, " ");
+  const spaced = value.includes("+") ? value.replace(/\+/g, " ") : value;
+  if (!spaced.includes("%")) return spaced;
   try {
     return decodeURIComponent(spaced);
   } catch {
     return spaced;
   }
+}
+
+// The raw value of the first pair named `name` in `search` ("?" and the query): "" for a bare
+// name, undefined when none. Scanned in place rather than split into an array of pairs.
+function firstValue(search: string, name: string): string | undefined {
+  const n = name.length;
+  for (let start = 1; start < search.length; ) {
+    let end = search.indexOf("&", start);
+    if (end === -1) end = search.length;
+    if (end - start >= n && search.startsWith(name, start)) {
+      if (end - start === n) return "";
+      if (search.charCodeAt(start + n) === 0x3d) return search.slice(start + n + 1, end);
+    }
+    start = end + 1;
+  }
+  return undefined;
 }
 
 /**
@@ -75,11 +93,12 @@ export interface RewrittenParts extends UrlParts {
  * plain {@link UrlParts} as the generic pass produces them (parser-stable, percent-normalized;
  * other parts make the stability verdict unsound) and returns the rewrite as {@link RewrittenParts} when the rewritten
  * string is one the WHATWG parser would leave as it is (then the parse is skipped), else as a
- * `URL`; an unwrapped target as a string; parts it does not claim as they came.
+ * `URL`; an unwrapped target as the parsed `URL` (an http(s) link with a host, read by nothing
+ * else); parts it does not claim as they came.
  *
  * @example
  * ```ts
- * const out = rule[applyParts](parts); // RewrittenParts | URL | string | typeof parts
+ * const out = rule[applyParts](parts); // RewrittenParts | URL | typeof parts
  * ```
  */
 export const applyParts: unique symbol = Symbol("canonurl.applyParts");
@@ -212,6 +231,22 @@ export class DeclaredRule implements DomainRule {
    * `mirrorHosts`, the host and scheme move). A rule without patterns applies on every path.
    */
   readonly #scoped: boolean;
+  /**
+   * The last claim decided (the pipeline asks match, then applyParts, on one parts record): its
+   * scheme, host and path, and the answer. Comparing the same strings again is a pointer compare.
+   */
+  #claimProtocol = "";
+  #claimHost = "";
+  #claimPath = "";
+  #claimAnswer = false;
+  /**
+   * An unwrap rule's last target, kept from match until applyParts takes it: the target's parse
+   * and the decode ran once per link instead of twice, and the pipeline uses the parsed target
+   * itself (before: three parses of every unwrapped target, with checkOutput's). Keyed by the
+   * scheme, host, path and query it was read from.
+   */
+  #unwrapKey: readonly [string, string, string, string] | undefined;
+  #unwrapTargetUrl: URL | undefined;
   /** The last pattern lookup (the pipeline asks match, then stripParamsFor, then apply, on one path). */
   #lastHost = "";
   #lastPath: string | undefined;
@@ -264,7 +299,7 @@ export class DeclaredRule implements DomainRule {
     } else if (declaration.unwrap !== undefined) {
       // An unwrap rule claims a link only when it really carries an http(s) target, so that
       // google.com/search falls through to later rules and `ruleApplied` never names a no-op.
-      this.match = (url) => this.#claims(url) && this.#unwrapTarget(url) !== undefined;
+      this.match = (url) => this.#claims(url) && this.#rememberedTarget(url) !== undefined;
       this.apply = (url) => (this.#claims(url) ? (this.#unwrapNested(url) ?? url) : url);
     } else {
       this.match = (url) => this.#claimsPath(url);
@@ -323,6 +358,18 @@ export class DeclaredRule implements DomainRule {
   // A scoped rule claims a path it declares, and every path of a mirror host (moving only the
   // host and scheme on the others); a rule without patterns claims every path of its hosts.
   #claimsPath(url: UrlParts): boolean {
+    const { protocol, hostname, pathname } = url;
+    if (protocol === this.#claimProtocol && hostname === this.#claimHost && pathname === this.#claimPath)
+      return this.#claimAnswer;
+    const answer = this.#decideClaim(url);
+    this.#claimProtocol = protocol;
+    this.#claimHost = hostname;
+    this.#claimPath = pathname;
+    this.#claimAnswer = answer;
+    return answer;
+  }
+
+  #decideClaim(url: UrlParts): boolean {
     if (!this.#claims(url)) return false;
     if (!this.#scoped || this.#c.mirrors?.has(url.hostname) === true) return true;
     if (this.#patternFor(url.hostname, url.pathname) !== undefined) return true;
@@ -362,28 +409,42 @@ export class DeclaredRule implements DomainRule {
   #unwrapNested(url: UrlParts): string | undefined {
     let target = this.#unwrapTarget(url);
     for (let depth = 0; target !== undefined && depth < MAX_NESTED_UNWRAP; depth++) {
-      const inner = new URL(target);
-      if (!this.#claims(inner)) break;
-      const next = this.#unwrapTarget(inner);
+      if (!this.#claims(target)) break;
+      const next = this.#unwrapTarget(target);
       if (next === undefined) break;
       target = next;
     }
+    return target?.href;
+  }
+
+  // The target for these parts, from the memo when match asked for the same parts last.
+  #rememberedTarget(url: UrlParts): URL | undefined {
+    const key = this.#unwrapKey;
+    if (
+      key !== undefined &&
+      key[0] === url.protocol &&
+      key[1] === url.hostname &&
+      key[2] === url.pathname &&
+      key[3] === url.search
+    )
+      return this.#unwrapTargetUrl;
+    const target = this.#unwrapTarget(url);
+    this.#unwrapKey = [url.protocol, url.hostname, url.pathname, url.search];
+    this.#unwrapTargetUrl = target;
     return target;
   }
 
-  #unwrapTarget(url: UrlParts): string | undefined {
+  #unwrapTarget(url: UrlParts): URL | undefined {
     for (const form of this.#c.unwrap ?? []) {
       const values = matchPathPattern(form.path, url.pathname);
       if (values === undefined) continue;
       let raw: string | undefined;
       if (form.param !== undefined) {
         const search = url.search;
-        if (search.length > 1)
-          for (const pair of search.slice(1).split("&"))
-            if (queryName(pair) === form.param) {
-              raw = formDecode(pair.slice(form.param.length + 1));
-              break;
-            }
+        if (search.length > 1) {
+          const value = firstValue(search, form.param);
+          if (value !== undefined) raw = formDecode(value);
+        }
       } else if (form.target !== undefined) {
         raw = fillTemplate(form.target, values);
         if (form.keepQuery && url.search.length > 1)
@@ -405,15 +466,21 @@ export class DeclaredRule implements DomainRule {
         continue;
       }
       // Only a web link is a target; javascript:, data: or a relative path leave the wrapper alone.
-      if (isWebScheme(target) && target.hostname !== "") return target.href;
+      if (isWebScheme(target) && target.hostname !== "") return target;
     }
     return undefined;
   }
 
-  [applyParts]<T extends UrlParts>(parts: T): T | RewrittenParts | URL | string {
+  [applyParts]<T extends UrlParts>(parts: T): T | RewrittenParts | URL {
     if (!this.#claims(parts)) return parts;
     // One wrapper at a time: the pipeline peels the next in a new round and counts the rounds.
-    if (this.declaration.unwrap !== undefined) return this.#unwrapTarget(parts) ?? parts;
+    // The target is handed over once: the memo forgets it, so no two callers share one URL.
+    if (this.declaration.unwrap !== undefined) {
+      const target = this.#rememberedTarget(parts);
+      this.#unwrapKey = undefined;
+      this.#unwrapTargetUrl = undefined;
+      return target ?? parts;
+    }
     if (!this.#claimsPath(parts)) return parts;
     const out = this.#rewrite(parts);
     return this.#c.hostStable && out.stable ? out : new URL(out.href);
