@@ -206,7 +206,7 @@ function runParsed(
     rule = declared;
     // Read on the input: the rule's stripParams apply only where one of its patterns did.
     strip = declared.stripParamsFor(parts);
-    output = applyDeclared(declared, parts);
+    output = applyDeclared(declared, parts, generic.params);
   } else {
     // Code rules are handed a URL; a list whose code rules say from the text that they leave the
     // link alone (the ClearURLs pack) spares building it.
@@ -420,10 +420,14 @@ function keepsFragment(rule: DomainRule, fragment: string): boolean {
 // http(s) and a host by construction), a URL (a rewrite the parser may change, or an unwrapped
 // target, parsed once by the rule) or, for parts it does not claim (never after a match), the
 // parts themselves: treated as no output.
-function applyDeclared(rule: DeclaredRule, parts: UrlParts): URL | RewrittenParts | undefined {
+function applyDeclared(
+  rule: DeclaredRule,
+  parts: UrlParts,
+  params: readonly QueryParam[] | undefined,
+): URL | RewrittenParts | undefined {
   let out: ReturnType<DeclaredRule[typeof applyParts]>;
   try {
-    out = rule[applyParts](parts);
+    out = rule[applyParts](parts, params);
   } catch (error) {
     // The length bound is not a rule's failure to be skipped: it fails the URL (see normalize).
     if (error instanceof UrlError) throw error;
@@ -492,9 +496,12 @@ function finalPass(
     if (listRemoved) for (const { name } of inputParams) removed.push(name);
     return { href: withHash(href, url, rule, options), removed };
   }
+  // A rewrite handed the generic pass's pairs gives its own back: no third split of the query.
   let params: readonly QueryParam[] =
     search.length > 1
-      ? splitQuery(normalized ? search.slice(1) : normalizePercentEncoding(search.slice(1), "query"))
+      ? normalized
+        ? ((url as RewrittenParts).params ?? splitQuery(search.slice(1)))
+        : splitQuery(normalizePercentEncoding(search.slice(1), "query"))
       : [];
   if (!listRemoved && keep.length === 0) {
     // What the final pass keeps, without the names of what the rule dropped: no Set of names.

@@ -1,3 +1,4 @@
+import { joinQuery, type QueryParam } from "../url/query-params.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
 import type { DeclarativeRule } from "./declarative-rule.js";
@@ -9,7 +10,7 @@ import {
   matchPathPattern,
   type Parsed,
 } from "./path-pattern.js";
-import { type CompiledRewrite, compileRewrite, rewriteQuery } from "./rewrite.js";
+import { type CompiledRewrite, compileRewrite, rewriteQueryParams } from "./rewrite.js";
 import { compileTemplate, fillTemplate, type Template } from "./template.js";
 import { decodeWrappedTarget, type WrapperDecoding } from "./wrapper-decoding.js";
 
@@ -39,11 +40,6 @@ function must<T>(parsed: Parsed<T>): T {
   if (!parsed.ok) throw new Error(`unvalidated rule declaration: ${parsed.message}`);
   return parsed.value;
 }
-
-const queryName = (pair: string): string => {
-  const eq = pair.indexOf("=");
-  return eq === -1 ? pair : pair.slice(0, eq);
-};
 
 // application/x-www-form-urlencoded, as every wrapper (google.com/url, l.facebook.com) writes it.
 // A value without "+" or "%" decodes to itself: the replace and the decode are skipped.
@@ -86,6 +82,11 @@ function firstValue(search: string, name: string): string | undefined {
 export interface RewrittenParts extends UrlParts {
   readonly href: string;
   readonly host: string;
+  /**
+   * The pairs of `search`, in order (`joinQuery(params)` is `search` without its `?`), when the
+   * rule was handed the input's pairs: the final pass then need not split the query again.
+   */
+  readonly params?: readonly QueryParam[] | undefined;
 }
 
 /**
@@ -471,7 +472,7 @@ export class DeclaredRule implements DomainRule {
     return undefined;
   }
 
-  [applyParts]<T extends UrlParts>(parts: T): T | RewrittenParts | URL {
+  [applyParts]<T extends UrlParts>(parts: T, params?: readonly QueryParam[]): T | RewrittenParts | URL {
     if (!this.#claims(parts)) return parts;
     // One wrapper at a time: the pipeline peels the next in a new round and counts the rounds.
     // The target is handed over once: the memo forgets it, so no two callers share one URL.
@@ -482,7 +483,7 @@ export class DeclaredRule implements DomainRule {
       return target ?? parts;
     }
     if (!this.#claimsPath(parts)) return parts;
-    const out = this.#rewrite(parts);
+    const out = this.#rewrite(parts, params);
     return this.#c.hostStable && out.stable ? out : new URL(out.href);
   }
 
@@ -497,10 +498,14 @@ export class DeclaredRule implements DomainRule {
   // that is stable too, only a dot segment could change ("/item/{id}.html" captures "." from
   // "/item/..html"); put into a query value, only "'" could (the special-query set encodes it;
   // & = + are escaped by the rewrite). Kept pairs and the fragment are the input's, stable already.
-  #rewrite(url: UrlParts): RewrittenParts & { stable: boolean } {
+  //
+  // `params`, when given, are the pairs of `url.search` (the generic pass's): the allowlist and the
+  // set parameters then work on them, and the output carries its pairs to the final pass, which
+  // splitting the query twice more (here, then there) cost (see bench/README.md, "rule links").
+  #rewrite(url: UrlParts, params?: readonly QueryParam[]): RewrittenParts & { stable: boolean } {
     const host = url.hostname;
     let path = url.pathname;
-    let setPairs: string[] | undefined;
+    let setPairs: QueryParam[] | undefined;
     let setNames: readonly string[] | undefined;
     let stable = true;
     // On a path a scoped rule does not declare, its allowlist does not apply either.
@@ -513,25 +518,35 @@ export class DeclaredRule implements DomainRule {
       if (p.keep !== undefined) keep = p.keep;
       stable = p.stable && !(path.includes("/.") && DOT_SEGMENT.test(path));
       if (p.rewrite.query.length > 0) {
-        setPairs = rewriteQuery(p.rewrite, values);
+        setPairs = rewriteQueryParams(p.rewrite, values);
         if (stable && values.some((v) => v.includes("'"))) stable = false;
         setNames = p.rewrite.query.map((q) => q.name);
       }
     }
 
     let search = url.search;
+    let outParams = params;
     if (setPairs !== undefined || (keep !== undefined && search.length > 1)) {
-      // Raw pairs, never decoded and re-encoded, so kept parameters keep the generic pass's encoding.
+      // Pairs as written, never decoded and re-encoded, so kept parameters keep the generic pass's
+      // encoding.
       const pairs = setPairs ?? [];
       let changed = setPairs !== undefined;
-      if (search.length > 1)
-        for (const pair of search.slice(1).split("&")) {
-          const name = queryName(pair);
-          if (pair === "" || setNames?.includes(name) || (keep !== undefined && !keep.has(name)))
-            changed = true;
+      if (params !== undefined) {
+        for (const pair of params)
+          if (setNames?.includes(pair.name) || (keep !== undefined && !keep.has(pair.name))) changed = true;
           else pairs.push(pair);
+      } else if (search.length > 1)
+        for (const raw of search.slice(1).split("&")) {
+          const eq = raw.indexOf("=");
+          const name = eq === -1 ? raw : raw.slice(0, eq);
+          if (raw === "" || setNames?.includes(name) || (keep !== undefined && !keep.has(name)))
+            changed = true;
+          else pairs.push({ name, value: eq === -1 ? null : raw.slice(eq + 1) });
         }
-      if (changed) search = pairs.length > 0 ? `?${pairs.join("&")}` : "";
+      if (changed) {
+        search = pairs.length > 0 ? `?${joinQuery(pairs)}` : "";
+        outParams = pairs;
+      }
     }
 
     const hash = url.hash !== "" && this.#keepsFragment(url.hash, path) ? url.hash : "";
@@ -556,6 +571,7 @@ export class DeclaredRule implements DomainRule {
       pathname: path,
       search,
       hash,
+      params: outParams,
       stable,
     };
   }
