@@ -106,7 +106,7 @@ describe("declarative rules on parts (fast-check, fixed seed)", () => {
           if (viaParts.ruleApplied !== null) applied++;
           const ruled = viaParts.steps.find((step) => step.stage === "rule");
           const generic = viaParts.steps.find((step) => step.stage === "generic");
-          if (ruled !== undefined && generic !== undefined && generic.url.includes("?")) {
+          if (ruled !== undefined && generic?.url.includes("?") === true) {
             if (ruled.url.split("#")[0] !== generic.url) queryFiltered++;
             if (viaParts.canonical.includes("?")) queryKept++;
           }
