@@ -104,6 +104,18 @@ export interface RewrittenParts extends UrlParts {
  */
 export const applyParts: unique symbol = Symbol("canonurl.applyParts");
 
+/**
+ * The rule lookup's form of `match`, keyed by a symbol so it stays off the public surface: for a
+ * rule the lookup found by the URL's host name in its host index, so the host is one of the rule's
+ * and only the scheme and the path remain to decide. The answer is `match`'s.
+ *
+ * @example
+ * ```ts
+ * rule[matchOnHost](parts); // === rule.match(parts) when rule.hosts.has(parts.hostname)
+ * ```
+ */
+export const matchOnHost: unique symbol = Symbol("canonurl.matchOnHost");
+
 // Template text the WHATWG parser leaves as it is in a special URL's path (RFC 3986 path characters,
 // no escapes) and in a query (the same without "&" "=" "'" "%", which would split a pair or be
 // encoded). Checked once per pattern; see #rewrite for the rest of the argument.
@@ -358,11 +370,11 @@ export class DeclaredRule implements DomainRule {
 
   // A scoped rule claims a path it declares, and every path of a mirror host (moving only the
   // host and scheme on the others); a rule without patterns claims every path of its hosts.
-  #claimsPath(url: UrlParts): boolean {
+  #claimsPath(url: UrlParts, hostKnown = false): boolean {
     const { protocol, hostname, pathname } = url;
     if (protocol === this.#claimProtocol && hostname === this.#claimHost && pathname === this.#claimPath)
       return this.#claimAnswer;
-    const answer = this.#decideClaim(url);
+    const answer = this.#decideClaim(url, hostKnown);
     this.#claimProtocol = protocol;
     this.#claimHost = hostname;
     this.#claimPath = pathname;
@@ -370,8 +382,8 @@ export class DeclaredRule implements DomainRule {
     return answer;
   }
 
-  #decideClaim(url: UrlParts): boolean {
-    if (!this.#claims(url)) return false;
+  #decideClaim(url: UrlParts, hostKnown: boolean): boolean {
+    if (hostKnown ? !isWebScheme(url) : !this.#claims(url)) return false;
     if (!this.#scoped || this.#c.mirrors?.has(url.hostname) === true) return true;
     if (this.#patternFor(url.hostname, url.pathname) !== undefined) return true;
     // The paths where it keeps a fragment are paths it understands too (GitHub's file links).
@@ -418,17 +430,21 @@ export class DeclaredRule implements DomainRule {
     return target?.href;
   }
 
-  // The target for these parts, from the memo when match asked for the same parts last.
-  #rememberedTarget(url: UrlParts): URL | undefined {
+  // Whether the memo holds the target for these parts (match found it: the parts are claimed).
+  #remembers(url: UrlParts): boolean {
     const key = this.#unwrapKey;
-    if (
+    return (
       key !== undefined &&
       key[0] === url.protocol &&
       key[1] === url.hostname &&
       key[2] === url.pathname &&
       key[3] === url.search
-    )
-      return this.#unwrapTargetUrl;
+    );
+  }
+
+  // The target for these parts, from the memo when match asked for the same parts last.
+  #rememberedTarget(url: UrlParts): URL | undefined {
+    if (this.#remembers(url)) return this.#unwrapTargetUrl;
     const target = this.#unwrapTarget(url);
     this.#unwrapKey = [url.protocol, url.hostname, url.pathname, url.search];
     this.#unwrapTargetUrl = target;
@@ -472,11 +488,19 @@ export class DeclaredRule implements DomainRule {
     return undefined;
   }
 
+  [matchOnHost](url: UrlParts): boolean {
+    if (this.exemptOnly) return false;
+    if (this.declaration.unwrap !== undefined)
+      return isWebScheme(url) && this.#rememberedTarget(url) !== undefined;
+    return this.#claimsPath(url, true);
+  }
+
   [applyParts]<T extends UrlParts>(parts: T, params?: readonly QueryParam[]): T | RewrittenParts | URL {
-    if (!this.#claims(parts)) return parts;
     // One wrapper at a time: the pipeline peels the next in a new round and counts the rounds.
     // The target is handed over once: the memo forgets it, so no two callers share one URL.
     if (this.declaration.unwrap !== undefined) {
+      // A remembered target was found by match, on parts the rule claims.
+      if (!this.#remembers(parts) && !this.#claims(parts)) return parts;
       const target = this.#rememberedTarget(parts);
       this.#unwrapKey = undefined;
       this.#unwrapTargetUrl = undefined;
