@@ -5,15 +5,16 @@ import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { checkHttpUrl, parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
+import { serializedHostEnd } from "../url/serialized-host.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
-import { canonicalFastPath } from "./canonical-fast-path.js";
+import { canonicalFastPath, canonicalFromText } from "./canonical-fast-path.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
 import { type GenericResult, genericPass, normalizePath, removeMatching } from "./generic-pass.js";
 import { withExemptions } from "./host-options.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
-import { ruleLookup } from "./rule-lookup.js";
+import { type RuleLookup, ruleLookup } from "./rule-lookup.js";
 import { ruleTextGate } from "./rule-text-gate.js";
 import type { TrackingLayerAction } from "./tracking-layer.js";
 import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
@@ -149,8 +150,21 @@ function run(
   if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
   // Refused before any work: trimming, the parse and every pass below are linear in it.
   checkUrlLength(input, "the input", input);
+  let textChecked = false;
+  if (steps === undefined) {
+    // Most shared links are spelled as the parser would spell them: checked on the text itself, the
+    // cheap cases need no parse at all (canonicalFromText). explain() never takes it.
+    const stripped: string[] = [];
+    const fast = canonicalFromText(input, options, lookupFor(options), stripped);
+    if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
+    textChecked = serializedHostEnd(input) !== -1;
+  }
   const { url } = parseInput(input, options.defaultScheme);
-  return runParsed(url, options, steps, 0, input);
+  return runParsed(url, options, steps, 0, input, textChecked);
+}
+
+function lookupFor(options: ResolvedNormalizeOptions): RuleLookup | undefined {
+  return options.rules.length === 0 ? undefined : ruleLookup(options.rules);
 }
 
 function runParsed(
@@ -159,17 +173,20 @@ function runParsed(
   steps: ExplanationStep[] | undefined,
   depth: number,
   raw: string,
+  textChecked = false,
 ): RunResult {
-  const lookup = options.rules.length === 0 ? undefined : ruleLookup(options.rules);
+  const lookup = lookupFor(options);
   // Read once: each read of the getter is a new string, and every Map and Set probe below would
   // hash it again.
   const hostname = url.hostname;
-  if (steps === undefined) {
-    // Most links are canonical already or nearly: checked stage by stage on the parsed href, one
-    // that every stage leaves alone is its own key (canonical-fast-path.ts). explain() never
-    // takes it, so it runs the whole pipeline, which is what the fast path is tested against.
-    const fast = canonicalFastPath(url, options, lookup, hostname);
-    if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped: [] };
+  if (steps === undefined && !textChecked) {
+    // Most links are canonical already or nearly: checked stage by stage on the parsed href, the
+    // cheap cases settle here (canonical-fast-path.ts). explain() never takes it, so it runs the
+    // whole pipeline, which is what the fast path is tested against. A text the fast path has
+    // seen already (its href is the text) would be refused again.
+    const stripped: string[] = [];
+    const fast = canonicalFastPath(url.href, hostname, options, lookup, stripped);
+    if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
   }
   steps?.push({ stage: "parse", url: url.href });
   const hostOptions = withExemptions(options, lookup, hostname);

@@ -234,3 +234,90 @@ export const nestedWrappers: fc.Arbitrary<{ url: string; depth: number }> = fc
   .tuple(fc.array(wrapperKind, { maxLength: 12 }), fc.oneof(hostileUrl, urlish))
   .filter(([, inner]) => /^https?:\/\//i.test(inner.trim()))
   .map(([kinds, inner]) => ({ url: kinds.reduce((u, k) => wrap(k, u), inner.trim()), depth: kinds.length }));
+
+// --- Text spelled nearly as the parser spells it ---------------------------------------------------
+// canonicalFromText reads a link before any parse when its scheme and host are written as the
+// parser writes them: these strings are that form with one thing off (case, a port, userinfo, a
+// numeric or punycode label, an empty label, a blank, a character the parser encodes, a dot
+// segment, a hidden route), so both its answers and its refusals are reached.
+
+// Mostly clean, now and then one thing off: with the off values alone, few strings would be clean.
+const cleanOrOff = (clean: string[], off: string[]): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...clean) },
+    { weight: 1, arbitrary: fc.constantFrom(...off) },
+  );
+const nearScheme = cleanOrOff(
+  ["http://", "https://"],
+  ["HTTP://", "http:/", "https:", "htt://", " https://"],
+);
+const nearLabel = cleanOrOff(
+  ["example", "a-b", "www", "x1", "m"],
+  ["Example", "xn--mnchen-3ya", "xn--zz", "1", "0x7f", "", "a_b", "m\u00fcnchen", "a%2e"],
+);
+const nearHost = fc
+  .tuple(
+    fc.array(nearLabel, { minLength: 0, maxLength: 3 }),
+    cleanOrOff(["com", "test", "de"], ["com.", "1", "0x1", "xn--p1ai", "COM"]),
+  )
+  .map(([ls, tld]) => [...ls, tld].join("."));
+const nearAuthorityTail = cleanOrOff([""], [":80", ":443", ":8080", ":", "@", "\\", "u@"]);
+const nearSegment = fc.constantFrom(
+  "a",
+  "b",
+  "watch",
+  "",
+  ".",
+  "..",
+  ".well-known",
+  "%2e",
+  "%7e",
+  "%2F",
+  "a b",
+  "a'b",
+  "a\tb",
+  "^",
+  "|",
+  "`",
+  "{x}",
+  "[1]",
+  "\\",
+  "é",
+  "a;jsessionid=1",
+  "~user",
+);
+const nearParam = fc.constantFrom(
+  "a=1",
+  "b=2",
+  "a",
+  "a=",
+  "utm_source=x",
+  "gclid=1",
+  "si=abc",
+  "'=1",
+  "q=it's",
+  "q=a b",
+  "q=%7e",
+  "q=%2F",
+  "sid=1",
+  "",
+  "z=\t",
+  "PHPSESSID=0123456789abcdefghijklemopqrstuv",
+);
+const nearFragment = fc.constantFrom("", "", "#", "#x", "#/r", "#!b", "#\t/r", "# x", "#/", "#x y");
+/** Strings spelled as the WHATWG parser would spell an http(s) URL, or with one thing off. */
+export const nearSerialized: fc.Arbitrary<string> = fc
+  .tuple(
+    nearScheme,
+    nearHost,
+    nearAuthorityTail,
+    fc.array(nearSegment, { maxLength: 4 }),
+    fc.boolean(),
+    fc.option(fc.array(nearParam, { maxLength: 4 })),
+    nearFragment,
+    fc.constantFrom("", "", "", " ", "\n"),
+  )
+  .map(
+    ([scheme, host, tail, segments, slash, params, fragment, pad]) =>
+      `${scheme}${host}${tail}${segments.length > 0 ? `/${segments.join("/")}` : ""}${slash ? "/" : ""}${params === null ? "" : `?${params.join("&")}`}${fragment}${pad}`,
+  );

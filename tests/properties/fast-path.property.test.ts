@@ -2,17 +2,20 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { explain, isUrlError, type NormalizeOptions, normalize } from "../../src/index.js";
-import { canonicalFastPath } from "../../src/pipeline/canonical-fast-path.js";
+import { canonicalFastPath, canonicalFromText } from "../../src/pipeline/canonical-fast-path.js";
 import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
 import { ruleLookup } from "../../src/pipeline/rule-lookup.js";
 import { parseInput } from "../../src/url/parse-input.js";
 import { fuzzRuns } from "../helpers/fuzz-runs.js";
-import { hostileUrl, nestedWrappers, urlish } from "../helpers/url-arbitraries.js";
+import { hostileUrl, nearSerialized, nestedWrappers, urlish } from "../helpers/url-arbitraries.js";
 
-// normalize() returns an already-canonical link from canonical-fast-path.ts after checking every
-// stage on its parts. explain() never takes the fast path: it runs the whole pipeline, so it is
-// the oracle. Inputs: the hostile generators, each input's own canonical form (which the fast path
-// should accept), and that form with one thing added that some stage changes or keeps.
+// normalize() settles cheap links in canonical-fast-path.ts after checking every stage on their
+// parts: on the raw text when its scheme and host are spelled as the parser spells them
+// (canonicalFromText), else on the parsed href. explain() never takes the fast path: it runs the
+// whole pipeline, so it is the oracle, for the key and for the names reported stripped. Inputs:
+// the hostile generators, text spelled nearly as the parser spells it, each input's own canonical
+// form (which the fast path should accept), and that form with one thing added that some stage
+// changes or keeps.
 
 const SEED = 20261205;
 const RUNS = fuzzRuns(3000);
@@ -57,6 +60,19 @@ const suffixes = fc.constantFrom(
   "/%41",
   "/a%2fb",
   "|",
+  "?utm_source=x&b=1&a=2",
+  "?c=3&utm_medium=email&a=1#frag",
+  "?si=1&fbclid=2&si=3&a",
+  "?a=1&",
+  "?&",
+  "//",
+  "/?",
+  "/x//?b=2&a=1",
+  "?'q=1",
+  "#\t/route",
+  "# /route",
+  "?a=1\t&b",
+  "/a b",
 );
 
 type Outcome = { ok: true; value: string } | { ok: false; code: string };
@@ -72,7 +88,17 @@ function attempt(f: () => string): Outcome {
 
 describe("the canonical fast path (fast-check, fixed seed)", () => {
   it("answers as the whole pipeline whenever it answers, and normalize() always does", () => {
-    const reached = { taken: 0, takenWithQuery: 0, takenWithFragment: 0, takenOnRuleList: 0, refused: 0 };
+    const reached = {
+      taken: 0,
+      takenFromText: 0,
+      takenWithQuery: 0,
+      takenRebuilt: 0,
+      takenStripped: 0,
+      takenWithFragment: 0,
+      takenOnRuleList: 0,
+      refused: 0,
+      refusedFromText: 0,
+    };
     const check = (input: string, options: NormalizeOptions | undefined): Outcome => {
       const full = attempt(() => explain(input, options).canonical);
       const fast = attempt(() => normalize(input, options));
@@ -82,20 +108,38 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
         `normalize vs explain of ${JSON.stringify(input)} with ${JSON.stringify(options)}`,
       );
       if (!full.ok) return full;
+      const { paramsStripped } = explain(input, options);
       const resolved = resolveNormalizeOptions(options);
       const lookup = resolved.rules.length === 0 ? undefined : ruleLookup(resolved.rules);
-      const answer = canonicalFastPath(parseInput(input, resolved.defaultScheme).url, resolved, lookup);
-      if (answer === undefined) reached.refused++;
-      else {
+      const url = parseInput(input, resolved.defaultScheme).url;
+      const answers: [string | undefined, string[], "parsed" | "text"][] = [];
+      const parsedStripped: string[] = [];
+      answers.push([
+        canonicalFastPath(url.href, url.hostname, resolved, lookup, parsedStripped),
+        parsedStripped,
+        "parsed",
+      ]);
+      const textStripped: string[] = [];
+      answers.push([canonicalFromText(input, resolved, lookup, textStripped), textStripped, "text"]);
+      for (const [answer, stripped, mode] of answers) {
+        if (answer === undefined) {
+          if (mode === "parsed") reached.refused++;
+          else reached.refusedFromText++;
+          continue;
+        }
+        const where = `fast path (${mode}) of ${JSON.stringify(input)} with ${JSON.stringify(options)}`;
+        assert.equal(answer, full.value, where);
+        assert.deepEqual(stripped, paramsStripped, `stripped names, ${where}`);
+        if (mode === "text") {
+          reached.takenFromText++;
+          continue;
+        }
         reached.taken++;
         if (answer.includes("?")) reached.takenWithQuery++;
+        if (answer !== url.href.split("#")[0]) reached.takenRebuilt++;
+        if (stripped.length > 0) reached.takenStripped++;
         if (input.includes("#")) reached.takenWithFragment++;
         if (lookup !== undefined) reached.takenOnRuleList++;
-        assert.equal(
-          answer,
-          full.value,
-          `fast path of ${JSON.stringify(input)} with ${JSON.stringify(options)}`,
-        );
       }
       return full;
     };
@@ -104,6 +148,7 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
         fc.oneof(
           { weight: 3, arbitrary: urlish },
           { weight: 3, arbitrary: hostileUrl },
+          { weight: 3, arbitrary: nearSerialized },
           { weight: 1, arbitrary: nestedWrappers.map((w) => w.url) },
         ),
         fc.constantFrom(...optionSets),

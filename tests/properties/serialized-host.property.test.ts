@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { serializedHostEnd } from "../../src/url/serialized-host.js";
+import { fuzzRuns } from "../helpers/fuzz-runs.js";
+import { hostileUrl, nearSerialized, urlish } from "../helpers/url-arbitraries.js";
+
+// serializedHostEnd lets normalize() skip the parse: wherever it accepts, the parser must read the
+// same scheme and host, no userinfo and no port, and spell the href's start as the text does. The
+// parser itself is the oracle.
+
+const SEED = 20261205;
+const RUNS = fuzzRuns(5000);
+
+describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)", () => {
+  it("accepts only text whose scheme and host the parser spells as written", () => {
+    const reached = { accepted: 0, acceptedEmptyPath: 0, refused: 0, refusedButParses: 0 };
+    fc.assert(
+      fc.property(fc.oneof(nearSerialized, urlish, hostileUrl), (input) => {
+        const end = serializedHostEnd(input);
+        let url: URL | undefined;
+        try {
+          url = new URL(input);
+        } catch {}
+        if (end === -1) {
+          reached.refused++;
+          if (url !== undefined) reached.refusedButParses++;
+          return;
+        }
+        reached.accepted++;
+        assert.ok(url !== undefined, `accepted ${JSON.stringify(input)}, which does not parse`);
+        const start = input.startsWith("https://") ? 8 : 7;
+        assert.equal(url.protocol, input.slice(0, start - 2), JSON.stringify(input));
+        assert.equal(url.hostname, input.slice(start, end), JSON.stringify(input));
+        assert.equal(url.host, url.hostname, `a port in ${JSON.stringify(input)}`);
+        assert.equal(url.username + url.password, "", `userinfo in ${JSON.stringify(input)}`);
+        assert.ok(
+          url.href.startsWith(`${input.slice(0, end)}/`),
+          `${url.href} from ${JSON.stringify(input)}`,
+        );
+        if (input.charCodeAt(end) !== 0x2f) reached.acceptedEmptyPath++;
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+    for (const [branch, count] of Object.entries(reached))
+      assert.ok(count > RUNS / 100, `${branch}: only ${count} of ${RUNS} inputs reached it`);
+    assert.ok(reached.accepted > RUNS / 10, `accepted only ${reached.accepted} of ${RUNS}`);
+  });
+
+  it("refuses each form the parser rewrites", () => {
+    for (const input of [
+      "HTTPS://example.com/",
+      "https://Example.com/",
+      "https://example.com:443/",
+      "https://example.com:/",
+      "https://u@example.com/",
+      "https://127.0.0.1/",
+      "https://a.1/",
+      "https://a.0x7f/",
+      "https://xn--zz.com/",
+      "https://a.xn--zz/",
+      "https://a..com/",
+      "https://.a.com/",
+      "https://a.com./",
+      "https://",
+      "https:///x",
+      " https://a.com/",
+      "https://a\tb.com/",
+      "https://a.com\\x",
+      "https://m\u00fcnchen.de/",
+      "https://a%2ecom/",
+    ])
+      assert.equal(serializedHostEnd(input), -1, JSON.stringify(input));
+    assert.equal(serializedHostEnd("https://a-b.example.com"), 23);
+    assert.equal(serializedHostEnd("http://x1.test?q"), 14);
+  });
+});
