@@ -17,6 +17,8 @@ import { decodeWrappedTarget, type WrapperDecoding } from "./wrapper-decoding.js
 interface CompiledPattern {
   readonly match: CompiledPathPattern;
   readonly rewrite: CompiledRewrite;
+  /** The names of the parameters the rewrite sets (compiled once, read per rewrite). */
+  readonly setNames: readonly string[];
   /** The rewrite's literal text is all parser-stable (see {@link literalsStable}). */
   readonly stable: boolean;
   readonly hosts: HostSet | undefined;
@@ -160,6 +162,7 @@ function compileDeclaration(declaration: DeclarativeRule, bases: readonly string
     return {
       match,
       rewrite,
+      setNames: rewrite.query.map((q) => q.name),
       stable: literalsStable(rewrite),
       hosts: p.hosts === undefined ? undefined : createHostSet(p.hosts),
       keep: p.keepParams === undefined ? undefined : new Set(p.keepParams),
@@ -543,8 +546,8 @@ export class DeclaredRule implements DomainRule {
       stable = p.stable && !(path.includes("/.") && DOT_SEGMENT.test(path));
       if (p.rewrite.query.length > 0) {
         setPairs = rewriteQueryParams(p.rewrite, values);
-        if (stable && values.some((v) => v.includes("'"))) stable = false;
-        setNames = p.rewrite.query.map((q) => q.name);
+        if (stable) for (const v of values) if (v.includes("'")) stable = false;
+        setNames = p.setNames;
       }
     }
 
