@@ -16,6 +16,7 @@ import { goldenWorkload } from "./golden-workload.js";
 import { benchHeadScan } from "./head-scan.js";
 import { measureInterleaved } from "./measure.js";
 import { normalizeCases } from "./normalize.js";
+import { linkKinds } from "./normalize-kinds.js";
 import { benchPatternMatch, HOSTILE_PATHS } from "./pattern-match.js";
 import { guardFindings, guardRatio } from "./regression-guard.js";
 import { report } from "./report.js";
@@ -146,6 +147,32 @@ function normalizeGroup(): void {
       workload,
       (cpu.get("normalize identity") ?? Number.NaN) / (cpu.get("new URL(u).href") ?? Number.NaN),
     );
+  }
+}
+
+// Where normalize's time goes: each workload split by the way a link is settled (normalize-kinds.ts),
+// each kind timed against a bare parse of its own links, interleaved, by CPU time. The share is of
+// the workload's links; a kind's weight in the total is its share times its cost.
+function normalizeKindsGroup(): void {
+  for (const [workload, urls] of workloads) {
+    console.log(
+      `\n## normalize identity by kind of link, ${workload}, process CPU time (median of ${rounds} interleaved rounds)`,
+    );
+    console.log("kind | share of links | ns/URL | × new URL(u).href of the same links");
+    console.log("---|---|---|---");
+    const all = urls();
+    for (const [kind, list] of linkKinds(all)) {
+      // Each kind's links repeated to a round of at least 20,000 inputs: short lists time badly.
+      const round: string[] = [];
+      while (round.length < 20_000) round.push(...list);
+      const cpu: Map<string, number> = new Map();
+      measureInterleaved(normalizeCases.slice(0, 2), round, rounds, 2, cpu);
+      const bare = cpu.get("new URL(u).href") ?? Number.NaN;
+      const identity = cpu.get("normalize identity") ?? Number.NaN;
+      console.log(
+        `${kind} | ${((100 * list.length) / all.length).toFixed(0)}% | ${identity.toFixed(0)} | ${(identity / bare).toFixed(2)}`,
+      );
+    }
   }
 }
 
@@ -324,6 +351,7 @@ async function fleetGroup(): Promise<void> {
 const groups: [string, () => void | Promise<void>][] = [
   ["resolve", resolveGroup],
   ["normalize", normalizeGroup],
+  ["normalize-kinds", normalizeKindsGroup],
   ["classify", classifyGroup],
   ["cache", cacheGroup],
   ["dedupe", dedupeGroup],

@@ -1,9 +1,10 @@
 import { removeDotSegments } from "../url/dot-segments.js";
+import { stripTrailingDot } from "../url/host.js";
 import { MAX_URL_LENGTH } from "../url/max-url-length.js";
-import { isNormalEscape, NEEDS_WORK } from "../url/percent-encoding.js";
+import { isNormalEscape, NEEDS_WORK, normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, sortQueryParams, splitQuery } from "../url/query-params.js";
 import { serializedHostEnd } from "../url/serialized-host.js";
-import { removeMatching } from "./generic-pass.js";
+import { normalizePath, removeMatching } from "./generic-pass.js";
 import { hostFacts } from "./host-options.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
@@ -26,8 +27,13 @@ import type { TrackingMatcher } from "./tracking-matcher.js";
  * the fragment (a character the parser would encode in the path or query, a dot segment, a
  * blank), and a fragment whose first character could hide a route from the check.
  *
+ * With `repair` (a parsed href only), the generic pass's own steps put right what the checks
+ * would refuse on: a trailing host dot (stripTrailingDot), escapes and dot segments in the path and
+ * query (normalizePath, normalizePercentEncoding); the repaired href is then checked again, once.
+ *
  * Names removed as tracking are pushed onto `stripped`, in input order and each once, as the
- * pipeline reports them. tests/properties/fast-path.property.test.ts pins it against the whole
+ * pipeline reports them; with `stripped` undefined (normalize(), which does not return them) they
+ * are not collected. tests/properties/fast-path.property.test.ts pins it against the whole
  * pipeline on hostile inputs and on canonical ones with one thing added, and counts each answer.
  *
  * @example
@@ -43,7 +49,8 @@ export function canonicalFastPath(
   hostname: string,
   options: ResolvedNormalizeOptions,
   lookup: RuleLookup | undefined,
-  stripped: string[],
+  stripped: string[] | undefined,
+  repair = false,
 ): string | undefined {
   if (!modelled(options)) return undefined;
   // The parse may lengthen the input (percent-encoding); the pipeline refuses past the bound.
@@ -65,8 +72,18 @@ export function canonicalFastPath(
   // Userinfo is stripped: an "@" in the authority means there is some.
   const at = href.indexOf("@", authorityStart);
   if (at !== -1 && at < pathStart) return undefined;
-  // A trailing host dot may be stripped; a rule may claim the host (code rules claim any).
-  if (hostname.charCodeAt(hostname.length - 1) === 0x2e) return undefined;
+  // The identity preset strips a trailing host dot (stripTrailingDot): a parsed href gets it
+  // stripped here, as the generic pass spells it, and is checked again.
+  if (hostname.charCodeAt(hostname.length - 1) === 0x2e && options.preset === "identity") {
+    const bare = stripTrailingDot(hostname);
+    if (bare !== hostname) {
+      if (!repair) return undefined;
+      const hostEnd = authorityStart + hostname.length;
+      const fixed = `${href.slice(0, authorityStart + bare.length)}${href.slice(hostEnd, end)}`;
+      return canonicalFastPath(fixed, bare, options, lookup, stripped, true);
+    }
+  }
+  // A rule may claim the host (code rules claim any).
   const host = hostFacts(options, lookup, hostname);
   if (host.claimed) return undefined;
 
@@ -74,12 +91,25 @@ export function canonicalFastPath(
   if (queryAt > end) queryAt = -1;
   const pathEnd = queryAt === -1 ? end : queryAt;
   const marks = scan(href, pathStart, queryAt === -1 ? end : queryAt, end);
-  if (marks === CHANGES) return undefined;
+  if (marks === CHANGES || ((marks & DOT_SEGMENT) !== 0 && hasDotSegment(href, pathStart, pathEnd))) {
+    // An escape to normalize, a character to encode or a dot segment: a parsed href gets the
+    // generic pass's own path and query normalization, and the result is checked again (raw text
+    // would need the parser's encoding first: it is parsed).
+    if (!repair) return undefined;
+    const path = normalizePath(href.slice(pathStart, pathEnd));
+    const query = queryAt === -1 ? "" : `?${normalizePercentEncoding(href.slice(queryAt + 1, end), "query")}`;
+    return canonicalFastPath(
+      `${href.slice(0, pathStart)}${path}${query}`,
+      hostname,
+      options,
+      lookup,
+      stripped,
+    );
+  }
   const hasQuery = queryAt !== -1 && queryAt + 1 < end;
   // The stages a mark points at are asked themselves; without a mark they cannot change anything.
   if (marks !== 0) {
     const path = href.slice(pathStart, pathEnd);
-    if ((marks & DOT_SEGMENT) !== 0 && removeDotSegments(path) !== path) return undefined;
     if ((marks & PATH_SESSION) !== 0 && options.removeSessionIds && removePathSessionIds(path) !== path)
       return undefined;
     if ((marks & QUERY_SESSION) !== 0 && options.removeSessionIds && hasQuery) {
@@ -93,10 +123,15 @@ export function canonicalFastPath(
     while (pathOut - 1 > pathStart && href.charCodeAt(pathOut - 2) === 0x2f) pathOut--;
     pathOut = pathOut - 1 === pathStart ? pathStart + 1 : pathOut - 1;
   }
+  if (options.preset === "rfc3986") {
+    // The query as written, an empty "?" included (url_canonicalize keeps it).
+    if (pathOut === pathEnd) return end === href.length ? href : href.slice(0, end);
+    return `${href.slice(0, pathOut)}${href.slice(pathEnd, end)}`;
+  }
   // No query, or an empty "?" (dropped by the identity preset).
   if (!hasQuery) return pathOut === href.length ? href : href.slice(0, pathOut);
   const tracking = host.options.stripTracking ? host.options.isTracking : undefined;
-  const before = stripped.length;
+  const before = stripped?.length ?? 0;
   const query = keptQuery(href, queryAt + 1, end, tracking, stripped);
   if (query === href) {
     // Every pair stays, in order (a query is always shorter than its href: the sentinel is safe).
@@ -104,16 +139,17 @@ export function canonicalFastPath(
     return `${href.slice(0, pathOut)}${href.slice(queryAt, end)}`;
   }
   if (query !== undefined) {
-    dedupe(stripped);
+    if (stripped !== undefined) dedupe(stripped);
     return query === "" ? href.slice(0, pathOut) : `${href.slice(0, pathOut)}?${query}`;
   }
   // Pairs out of order, or an empty segment: the generic pass's own split, removal, sort and join,
   // on a query the scan found percent-normal.
-  stripped.length = before;
+  if (stripped !== undefined) stripped.length = before;
   const params = splitQuery(href.slice(queryAt + 1, end));
-  const kept = tracking !== undefined ? removeMatching(params, tracking, stripped) : params;
+  const removed = stripped ?? [];
+  const kept = tracking !== undefined ? removeMatching(params, tracking, removed) : params;
   const ordered = sortQueryParams(kept);
-  dedupe(stripped);
+  dedupe(removed);
   const prefix = href.slice(0, pathOut);
   return ordered.length === 0 ? prefix : `${prefix}?${joinQuery(ordered)}`;
 }
@@ -135,7 +171,7 @@ export function canonicalFromText(
   input: string,
   options: ResolvedNormalizeOptions,
   lookup: RuleLookup | undefined,
-  stripped: string[],
+  stripped: string[] | undefined,
 ): string | undefined {
   if (!modelled(options)) return undefined;
   const hostEnd = serializedHostEnd(input);
@@ -148,6 +184,12 @@ export function canonicalFromText(
         ? input
         : `${input.slice(0, hostEnd)}/${input.slice(hostEnd)}`;
   return canonicalFastPath(href, hostname, options, lookup, stripped);
+}
+
+// Whether removeDotSegments would change href[from, to), the path ("/." marks a candidate).
+function hasDotSegment(href: string, from: number, to: number): boolean {
+  const path = href.slice(from, to);
+  return removeDotSegments(path) !== path;
 }
 
 // The pipeline reports each stripped name once (unique() in normalize.ts), first place first.
@@ -164,19 +206,24 @@ function dedupe(names: string[]): void {
 }
 
 // The options this check models: the identity preset's steps, with any tracking list, keepParams
-// and rules. Anything else (layers, https or www forced, index documents, another trailing-slash
-// policy, the rfc3986 preset) goes the whole way.
+// and rules, and the rfc3986 preset's (a query kept as written, an empty "?" too). Anything else
+// (layers, https or www forced, index documents, a trailing slash added, the rfc3986 preset with
+// tracking removal or sorting) goes the whole way.
 function modelled(o: ResolvedNormalizeOptions): boolean {
-  return (
-    o.preset === "identity" &&
-    o.trackingLayers.length === 0 &&
-    o.stripUserinfo &&
-    o.sortParams &&
-    !o.forceHttps &&
-    !o.stripWWW &&
-    !o.removeDirectoryIndex &&
-    o.trailingSlash !== "add"
-  );
+  // Asked twice per link, nearly always of the options asked last: one compare.
+  if (o === lastAsked) return lastAnswer;
+  lastAsked = o;
+  lastAnswer = decideModelled(o);
+  return lastAnswer;
+}
+
+let lastAsked: ResolvedNormalizeOptions | undefined;
+let lastAnswer = false;
+
+function decideModelled(o: ResolvedNormalizeOptions): boolean {
+  if (o.trackingLayers.length > 0 || o.forceHttps || o.stripWWW || o.removeDirectoryIndex) return false;
+  if (o.trailingSlash === "add") return false;
+  return o.preset === "identity" ? o.stripUserinfo && o.sortParams : !o.stripTracking && !o.sortParams;
 }
 
 // The characters the scan passes over without a mark in either the path or the query (RFC 3986
@@ -256,7 +303,7 @@ function keptQuery(
   from: number,
   end: number,
   isTracking: TrackingMatcher | undefined,
-  stripped: string[],
+  stripped: string[] | undefined,
 ): string | undefined {
   let out: string | undefined;
   let prevStart = -1;
@@ -271,7 +318,7 @@ function keptQuery(
     if (isTracking !== undefined) {
       const name = href.slice(start, nameEnd);
       if (isTracking(name)) {
-        stripped.push(name);
+        stripped?.push(name);
         // The pairs kept so far, in one piece: they ran up to this one.
         out ??= prevStart === -1 ? "" : href.slice(from, prevEnd);
         start = pairEnd + 1;

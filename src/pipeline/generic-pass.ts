@@ -40,6 +40,12 @@ export interface GenericResult {
   params: readonly QueryParam[] | undefined;
 }
 
+/** What the generic pass reads of a parsed URL: a `URL`, or the same parts read off a text the parser would leave alone (serializedUrl). */
+export type ParsedParts = Pick<
+  URL,
+  "href" | "protocol" | "username" | "password" | "hostname" | "port" | "pathname" | "search" | "hash"
+>;
+
 const NO_NAMES: string[] = [];
 const NO_PARAMS: readonly QueryParam[] = [];
 
@@ -63,7 +69,7 @@ const NO_PARAMS: readonly QueryParam[] = [];
  * ```
  */
 export function genericPass(
-  url: URL,
+  url: ParsedParts,
   options: ResolvedNormalizeOptions,
   urlHostname: string = url.hostname,
 ): GenericResult {
@@ -196,9 +202,11 @@ function countPairs(query: string): number {
   return n;
 }
 
-// WHATWG serializes "http://a/?" with an empty search getter but a "?" in href.
-function hasEmptyQuery(url: URL): boolean {
+// WHATWG serializes "http://a/?" with an empty search getter but a "?" in href. The fragment
+// starts at the href's first "#": the hash getter is "" for an empty fragment too ("http://a/?#"),
+// so its length cannot say where the query ends.
+function hasEmptyQuery(url: ParsedParts): boolean {
   const href = url.href;
-  const end = url.hash === "" ? href.length : href.length - url.hash.length;
-  return href.charCodeAt(end - 1) === 0x3f;
+  const hashAt = href.indexOf("#");
+  return href.charCodeAt((hashAt === -1 ? href.length : hashAt) - 1) === 0x3f;
 }

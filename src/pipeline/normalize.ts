@@ -5,7 +5,7 @@ import { checkUrlLength, MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { checkHttpUrl, parseInput } from "../url/parse-input.js";
 import { normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
-import { serializedHostEnd } from "../url/serialized-host.js";
+import { type SerializedUrl, serializedUrl } from "../url/serialized-host.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
 import { canonicalFastPath, canonicalFromText } from "./canonical-fast-path.js";
@@ -48,7 +48,15 @@ const MAX_KEPT_FRAGMENT_LENGTH = 256;
  * ```
  */
 export function normalize(url: string, options?: NormalizeOptions): string {
-  return run(url, resolveNormalizeOptions(options), undefined).canonical;
+  const resolved = resolveNormalizeOptions(options);
+  if (typeof url === "string" && url.length <= MAX_URL_LENGTH) {
+    // The common link settles on its text (see run): here without a result record or a list of
+    // its stripped names, which normalize() does not return.
+    const fast = canonicalFromText(url, resolved, lookupFor(resolved), undefined);
+    if (fast !== undefined) return fast;
+    return run(url, resolved, undefined, true).canonical;
+  }
+  return run(url, resolved, undefined).canonical;
 }
 
 /**
@@ -146,21 +154,25 @@ function run(
   input: string,
   options: ResolvedNormalizeOptions,
   steps: ExplanationStep[] | undefined,
+  textTried = false,
 ): RunResult {
   if (typeof input !== "string") throw new TypeError(`url must be a string, got ${typeof input}`);
   // Refused before any work: trimming, the parse and every pass below are linear in it.
   checkUrlLength(input, "the input", input);
-  let textChecked = false;
+  let text: SerializedUrl | undefined;
   if (steps === undefined) {
     // Most shared links are spelled as the parser would spell them: checked on the text itself, the
     // cheap cases need no parse at all (canonicalFromText). explain() never takes it.
-    const stripped: string[] = [];
-    const fast = canonicalFromText(input, options, lookupFor(options), stripped);
-    if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
-    textChecked = serializedHostEnd(input) !== -1;
+    if (!textTried) {
+      const stripped: string[] = [];
+      const fast = canonicalFromText(input, options, lookupFor(options), stripped);
+      if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
+    }
+    // A text the parser would leave as it is (a rule's link, most often) is read off the text: no
+    // parse, and no getter call per part. explain() parses, so the property tests compare the two.
+    text = serializedUrl(input);
   }
-  const { url } = parseInput(input, options.defaultScheme);
-  return runParsed(url, options, steps, 0, input, textChecked);
+  return runParsed(text ?? parseInput(input, options.defaultScheme).url, options, steps, 0, input);
 }
 
 function lookupFor(options: ResolvedNormalizeOptions): RuleLookup | undefined {
@@ -168,24 +180,23 @@ function lookupFor(options: ResolvedNormalizeOptions): RuleLookup | undefined {
 }
 
 function runParsed(
-  url: URL,
+  url: URL | SerializedUrl,
   options: ResolvedNormalizeOptions,
   steps: ExplanationStep[] | undefined,
   depth: number,
   raw: string,
-  textChecked = false,
 ): RunResult {
   const lookup = lookupFor(options);
   // Read once: each read of the getter is a new string, and every Map and Set probe below would
   // hash it again.
   const hostname = url.hostname;
-  if (steps === undefined && !textChecked) {
+  if (steps === undefined) {
     // Most links are canonical already or nearly: checked stage by stage on the parsed href, the
-    // cheap cases settle here (canonical-fast-path.ts). explain() never takes it, so it runs the
-    // whole pipeline, which is what the fast path is tested against. A text the fast path has
-    // seen already (its href is the text) would be refused again.
+    // cheap cases settle here (canonical-fast-path.ts), with the generic pass's repairs that the
+    // text lane leaves to a parse. explain() never takes it, so it runs the whole pipeline, which
+    // is what the fast path is tested against.
     const stripped: string[] = [];
-    const fast = canonicalFastPath(url.href, hostname, options, lookup, stripped);
+    const fast = canonicalFastPath(url.href, hostname, options, lookup, stripped, true);
     if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
   }
   steps?.push({ stage: "parse", url: url.href });

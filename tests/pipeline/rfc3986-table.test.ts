@@ -49,6 +49,9 @@ const TABLE: Record<string, [input: string, expected: string][]> = {
     ["http://example.com/?b=2&a=1&b=1", "http://example.com/?b=2&a=1&b=1"],
     ["http://example.com/?utm_source=x&&a", "http://example.com/?utm_source=x&&a"],
     ["http://example.com/?", "http://example.com/?"],
+    // An empty fragment after it changes nothing: the "?" stays (it once went, with "#" only).
+    ["http://example.com/?#", "http://example.com/?"],
+    ["http://example.com?#top", "http://example.com/?"],
   ],
   "fragment stripped": [
     ["http://example.com/a#section", "http://example.com/a"],

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { serializedHostEnd } from "../../src/url/serialized-host.js";
+import { serializedHostEnd, serializedUrl } from "../../src/url/serialized-host.js";
 import { fuzzRuns } from "../helpers/fuzz-runs.js";
 import { hostileUrl, nearSerialized, urlish } from "../helpers/url-arbitraries.js";
 
@@ -73,5 +73,42 @@ describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)",
       assert.equal(serializedHostEnd(input), -1, JSON.stringify(input));
     assert.equal(serializedHostEnd("https://a-b.example.com"), 23);
     assert.equal(serializedHostEnd("http://x1.test?q"), 14);
+  });
+
+  it("serializedUrl reads every part as the parser's getters give it", () => {
+    const reached = { read: 0, withQuery: 0, withFragment: 0, emptyPath: 0, refused: 0 };
+    fc.assert(
+      fc.property(fc.oneof(nearSerialized, urlish, hostileUrl), (input) => {
+        const text = serializedUrl(input);
+        if (text === undefined) {
+          reached.refused++;
+          return;
+        }
+        reached.read++;
+        const url = new URL(input);
+        for (const key of [
+          "href",
+          "protocol",
+          "username",
+          "password",
+          "hostname",
+          "port",
+          "pathname",
+          "search",
+          "hash",
+        ] as const)
+          assert.equal(text[key], url[key], `${key} of ${JSON.stringify(input)}`);
+        if (text.search !== "") reached.withQuery++;
+        if (text.hash !== "") reached.withFragment++;
+        if (text.href !== input) reached.emptyPath++; // the "/" of an empty path put in
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+    // An empty path needs an empty list of segments and no slash: rarer than the others.
+    for (const [branch, count] of Object.entries(reached))
+      assert.ok(
+        count > RUNS / (branch === "emptyPath" ? 250 : 100),
+        `${branch}: only ${count} of ${RUNS} inputs reached it`,
+      );
   });
 });
