@@ -32,6 +32,12 @@ export interface GenericResult {
    * empty when nothing reads them: no rules, no tracking removal and no sorting (rfc3986).
    */
   inputParams: readonly QueryParam[];
+  /**
+   * The pairs of `search`, in order (`joinQuery(params)` is `search` without its `?`), when the
+   * pass split the query (identity); `undefined` when it kept the query as one string. A domain
+   * rule and the final pass read them instead of splitting the query again.
+   */
+  params: readonly QueryParam[] | undefined;
 }
 
 /** What the generic pass reads of a parsed URL: a `URL`, or the same parts read off a text the parser would leave alone (serializedUrl). */
@@ -90,6 +96,7 @@ export function genericPass(
 
   let stripped = NO_NAMES;
   let inputParams = NO_PARAMS;
+  let params: readonly QueryParam[] | undefined = NO_PARAMS;
   let search = "";
   const rawSearch = url.search;
   if (rawSearch.length > 1) {
@@ -106,19 +113,21 @@ export function genericPass(
       }
     }
     if (options.stripTracking || options.sortParams) {
-      const params = splitQuery(query);
-      inputParams = params;
+      const split = splitQuery(query);
+      inputParams = split;
       if (options.stripTracking || sessionNames !== undefined) stripped = [...(sessionNames ?? [])];
-      const kept = options.stripTracking ? removeMatching(params, options.isTracking, stripped) : params;
+      const kept = options.stripTracking ? removeMatching(split, options.isTracking, stripped) : split;
       const ordered = options.sortParams ? sortQueryParams(kept) : kept;
       // Nothing removed, reordered or dropped (no empty segment): the query stands as it is.
-      if (ordered === params && params.length === countPairs(query)) search = `?${query}`;
+      if (ordered === split && split.length === countPairs(query)) search = `?${query}`;
       else if (ordered.length > 0) search = `?${joinQuery(ordered)}`;
       else if (!identity) search = "?";
+      params = ordered;
     } else {
       // Only a domain rule's final pass reads the input's pairs; without rules nothing would.
       if (options.rules.length > 0) inputParams = splitQuery(query);
       search = `?${query}`;
+      params = undefined;
     }
   } else if (!identity && hasEmptyQuery(url)) {
     // url_canonicalize keeps the query verbatim, an empty one included.
@@ -143,6 +152,7 @@ export function genericPass(
     fragment,
     stripped,
     inputParams,
+    params,
   };
 }
 

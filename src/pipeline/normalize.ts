@@ -129,8 +129,13 @@ export function normalizeResolved(
 interface RunResult {
   canonical: string;
   ruleApplied: string | null;
+  /** The names stripped, in input order; {@link NOT_LISTED} when the caller passed no `steps`. */
   stripped: string[];
 }
+
+// normalize() and canonicalWith() read only the canonical form: for them (no `steps`) the names
+// stripped are not ordered and deduplicated, one Set and one array fewer per link that lost some.
+const NOT_LISTED: string[] = Object.freeze([]) as unknown as string[];
 
 // normalize() and explain() take strings only (api.md); a parsed URL is the resolver's shortcut.
 function runEither(
@@ -209,7 +214,8 @@ function runParsed(
     if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
   }
   steps?.push({ stage: "parse", url: url.href });
-  const generic = genericPass(url, withExemptions(options, lookup, hostname), hostname);
+  const hostOptions = withExemptions(options, lookup, hostname);
+  const generic = genericPass(url, hostOptions, hostname);
   steps?.push({ stage: "generic", url: generic.href });
   // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
   checkUrlLength(generic.href, "the normalized URL", generic.href);
@@ -242,7 +248,7 @@ function runParsed(
     rule = declared;
     // Read on the input: the rule's stripParams apply only where one of its patterns did.
     strip = declared.stripParamsFor(parts);
-    output = applyDeclared(declared, parts);
+    output = applyDeclared(declared, parts, generic.params);
   } else {
     // Code rules are handed a URL; a list whose code rules say from the text that they leave the
     // link alone (the ClearURLs pack) spares building it.
@@ -265,7 +271,11 @@ function runParsed(
   // wrapper of its own kind again (google.com/url?q=google.com/url?q=…), peeled in the next round.
   // A declarative rule's output on its own hosts is its own (a rewrite need not land on a path it
   // declares); elsewhere, or any unwrap, the new link starts over.
-  const claimed = rule instanceof DeclaredRule ? rule.ownsHost(output) : rule.match(output as URL);
+  // A rewrite that keeps the host is on the host the rule was found for.
+  const claimed =
+    rule instanceof DeclaredRule
+      ? output.hostname === generic.hostname || rule.ownsHost(output)
+      : rule.match(output as URL);
   if (!claimed || rule.declaration?.unwrap !== undefined) {
     if (depth >= MAX_UNWRAP_DEPTH) throw tooDeep(raw, rule.name);
     const inner = runParsed(
@@ -281,20 +291,25 @@ function runParsed(
       stripped: inner.stripped,
     };
   }
-  // The output's host decides (a rule may move the host): the second run starts from it.
+  // The output's host decides (a rule may move the host): the second run starts from it. Only
+  // explain() and normalizeResolved read which names went (they pass `steps`).
   const final = finalPass(
     output,
     rule,
     strip,
-    withExemptions(options, lookup, output.hostname),
+    output.hostname === hostname ? hostOptions : withExemptions(options, lookup, output.hostname),
     generic.inputParams,
+    steps !== undefined,
   );
   // The rule's output carries a fragment only when the rule keeps it; one the options keep
   // (every fragment, or a route) goes back on unless the rule put one there.
   const canonical =
     keptFragment !== null && !final.href.includes("#") ? `${final.href}#${keptFragment}` : final.href;
   checkUrlLength(canonical, "the canonical URL", generic.href);
-  const stripped = orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
+  const stripped =
+    steps === undefined
+      ? NOT_LISTED
+      : orderByInput(generic.inputParams, [...generic.stripped, ...final.removed]);
   return finish(
     { canonical, ruleApplied: rule.name, stripped },
     generic.inputParams,
@@ -317,7 +332,7 @@ function unchangedResult(
   const result: RunResult = {
     canonical: withFragment,
     ruleApplied: null,
-    stripped: unique(generic.stripped),
+    stripped: steps === undefined ? NOT_LISTED : unique(generic.stripped),
   };
   return finish(result, generic.inputParams, steps, options, depth, raw);
 }
@@ -406,7 +421,8 @@ function applyLayers(
     result: {
       canonical: href + hash,
       ruleApplied: result.ruleApplied,
-      stripped: orderByInput(inputParams, [...result.stripped, ...removed]),
+      stripped:
+        steps === undefined ? NOT_LISTED : orderByInput(inputParams, [...result.stripped, ...removed]),
     },
     unwrapped: false,
   };
@@ -443,19 +459,24 @@ function keepsFragment(rule: DomainRule, fragment: string): boolean {
 }
 
 // A declarative rule returns its rewrite as parts already in serialized form (no parse needed;
-// http(s) and a host by construction), a URL, an unwrapped target as a string or, for parts it
-// does not claim (never after a match), the parts themselves: treated as no output.
-function applyDeclared(rule: DeclaredRule, parts: UrlParts): URL | RewrittenParts | undefined {
+// http(s) and a host by construction), a URL (a rewrite the parser may change, or an unwrapped
+// target, parsed once by the rule) or, for parts it does not claim (never after a match), the
+// parts themselves: treated as no output.
+function applyDeclared(
+  rule: DeclaredRule,
+  parts: UrlParts,
+  params: readonly QueryParam[] | undefined,
+): URL | RewrittenParts | undefined {
   let out: ReturnType<DeclaredRule[typeof applyParts]>;
   try {
-    out = rule[applyParts](parts);
+    out = rule[applyParts](parts, params);
   } catch (error) {
     // The length bound is not a rule's failure to be skipped: it fails the URL (see normalize).
     if (error instanceof UrlError) throw error;
     return undefined;
   }
   if (out === parts) return undefined;
-  if (typeof out === "string" || out instanceof URL) return checkOutput(out);
+  if (out instanceof URL) return checkOutput(out);
   return out as RewrittenParts; // the given parts were ruled out above
 }
 
@@ -502,6 +523,7 @@ function finalPass(
   strip: readonly string[] | undefined,
   options: ResolvedNormalizeOptions,
   inputParams: readonly QueryParam[],
+  listRemoved: boolean,
 ): { href: string; removed: string[] } {
   // A declarative rewrite that skipped the parse is made of percent-normalized parts and literal
   // text without escapes: normalizing its path and query again would change nothing.
@@ -513,13 +535,25 @@ function finalPass(
   const keep = options.keepParams;
   if (search.length <= 1 && keep.length === 0) {
     // Most rules end in a query-free form (x.com/u/status/1, /p/ID/): every input parameter went.
-    for (const { name } of inputParams) removed.push(name);
+    if (listRemoved) for (const { name } of inputParams) removed.push(name);
     return { href: withHash(href, url, rule, options), removed };
   }
+  // A rewrite handed the generic pass's pairs gives its own back: no third split of the query.
   let params: readonly QueryParam[] =
     search.length > 1
-      ? splitQuery(normalized ? search.slice(1) : normalizePercentEncoding(search.slice(1), "query"))
+      ? normalized
+        ? ((url as RewrittenParts).params ?? splitQuery(search.slice(1)))
+        : splitQuery(normalizePercentEncoding(search.slice(1), "query"))
       : [];
+  if (!listRemoved && keep.length === 0) {
+    // What the final pass keeps, without the names of what the rule dropped: no Set of names.
+    if (options.stripTracking) params = removeMatching(params, options.isTracking, removed);
+    if (strip !== undefined && strip.length > 0)
+      params = removeMatching(params, ruleNoiseFor(strip), removed);
+    if (options.sortParams) params = sortQueryParams(params);
+    if (params.length > 0) href += `?${joinQuery(params)}`;
+    return { href: withHash(href, url, rule, options), removed };
+  }
   const names = new Set(params.map((p) => p.name));
   // keepParams outranks a rule's allowlist: what the caller keeps comes back after the rule.
   if (keep.length > 0) {
@@ -533,19 +567,25 @@ function finalPass(
   }
   for (const { name } of inputParams) if (!names.has(name)) removed.push(name);
   if (options.stripTracking) params = removeMatching(params, options.isTracking, removed);
-  if (strip !== undefined && strip.length > 0) {
-    // Cached per list only for the common case; a keepParams list changes what the rule may strip.
-    let noise = options.keepParams.length === 0 ? ruleNoise.get(strip) : undefined;
-    if (noise === undefined) {
-      noise = createTrackingMatcher(strip, options.keepParams);
-      if (options.keepParams.length === 0) ruleNoise.set(strip, noise);
-    }
-    params = removeMatching(params, noise, removed);
-  }
+  if (strip !== undefined && strip.length > 0)
+    params = removeMatching(params, ruleNoiseFor(strip, keep), removed);
   if (options.sortParams) params = sortQueryParams(params);
   if (params.length > 0) href += `?${joinQuery(params)}`;
   return { href: withHash(href, url, rule, options), removed };
 }
+
+// A rule's strip list as a matcher. Cached per list only for the common case; a keepParams list
+// changes what the rule may strip.
+function ruleNoiseFor(strip: readonly string[], keep: readonly string[] = NO_KEEP): TrackingMatcher {
+  let noise = keep.length === 0 ? ruleNoise.get(strip) : undefined;
+  if (noise === undefined) {
+    noise = createTrackingMatcher(strip, keep);
+    if (keep.length === 0) ruleNoise.set(strip, noise);
+  }
+  return noise;
+}
+
+const NO_KEEP: readonly string[] = Object.freeze([]);
 
 function withHash(
   href: string,

@@ -1,3 +1,4 @@
+import { joinQuery, type QueryParam } from "../url/query-params.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
 import type { DeclarativeRule } from "./declarative-rule.js";
@@ -9,13 +10,15 @@ import {
   matchPathPattern,
   type Parsed,
 } from "./path-pattern.js";
-import { type CompiledRewrite, compileRewrite, rewriteQuery } from "./rewrite.js";
+import { type CompiledRewrite, compileRewrite, rewriteQueryParams } from "./rewrite.js";
 import { compileTemplate, fillTemplate, type Template } from "./template.js";
 import { decodeWrappedTarget, type WrapperDecoding } from "./wrapper-decoding.js";
 
 interface CompiledPattern {
   readonly match: CompiledPathPattern;
   readonly rewrite: CompiledRewrite;
+  /** The names of the parameters the rewrite sets (compiled once, read per rewrite). */
+  readonly setNames: readonly string[];
   /** The rewrite's literal text is all parser-stable (see {@link literalsStable}). */
   readonly stable: boolean;
   readonly hosts: HostSet | undefined;
@@ -40,19 +43,32 @@ function must<T>(parsed: Parsed<T>): T {
   return parsed.value;
 }
 
-const queryName = (pair: string): string => {
-  const eq = pair.indexOf("=");
-  return eq === -1 ? pair : pair.slice(0, eq);
-};
-
 // application/x-www-form-urlencoded, as every wrapper (google.com/url, l.facebook.com) writes it.
+// A value without "+" or "%" decodes to itself: the replace and the decode are skipped.
 function formDecode(value: string): string {
-  const spaced = value.replace(/\+/g, " ");
+  const spaced = value.includes("+") ? value.replace(/\+/g, " ") : value;
+  if (!spaced.includes("%")) return spaced;
   try {
     return decodeURIComponent(spaced);
   } catch {
     return spaced;
   }
+}
+
+// The raw value of the first pair named `name` in `search` ("?" and the query): "" for a bare
+// name, undefined when none. Scanned in place rather than split into an array of pairs.
+function firstValue(search: string, name: string): string | undefined {
+  const n = name.length;
+  for (let start = 1; start < search.length; ) {
+    let end = search.indexOf("&", start);
+    if (end === -1) end = search.length;
+    if (end - start >= n && search.startsWith(name, start)) {
+      if (end - start === n) return "";
+      if (search.charCodeAt(start + n) === 0x3d) return search.slice(start + n + 1, end);
+    }
+    start = end + 1;
+  }
+  return undefined;
 }
 
 /**
@@ -68,6 +84,11 @@ function formDecode(value: string): string {
 export interface RewrittenParts extends UrlParts {
   readonly href: string;
   readonly host: string;
+  /**
+   * The pairs of `search`, in order (`joinQuery(params)` is `search` without its `?`), when the
+   * rule was handed the input's pairs: the final pass then need not split the query again.
+   */
+  readonly params?: readonly QueryParam[] | undefined;
 }
 
 /**
@@ -75,14 +96,27 @@ export interface RewrittenParts extends UrlParts {
  * plain {@link UrlParts} as the generic pass produces them (parser-stable, percent-normalized;
  * other parts make the stability verdict unsound) and returns the rewrite as {@link RewrittenParts} when the rewritten
  * string is one the WHATWG parser would leave as it is (then the parse is skipped), else as a
- * `URL`; an unwrapped target as a string; parts it does not claim as they came.
+ * `URL`; an unwrapped target as the parsed `URL` (an http(s) link with a host, read by nothing
+ * else); parts it does not claim as they came.
  *
  * @example
  * ```ts
- * const out = rule[applyParts](parts); // RewrittenParts | URL | string | typeof parts
+ * const out = rule[applyParts](parts); // RewrittenParts | URL | typeof parts
  * ```
  */
 export const applyParts: unique symbol = Symbol("canonurl.applyParts");
+
+/**
+ * The rule lookup's form of `match`, keyed by a symbol so it stays off the public surface: for a
+ * rule the lookup found by the URL's host name in its host index, so the host is one of the rule's
+ * and only the scheme and the path remain to decide. The answer is `match`'s.
+ *
+ * @example
+ * ```ts
+ * rule[matchOnHost](parts); // === rule.match(parts) when rule.hosts.has(parts.hostname)
+ * ```
+ */
+export const matchOnHost: unique symbol = Symbol("canonurl.matchOnHost");
 
 // Template text the WHATWG parser leaves as it is in a special URL's path (RFC 3986 path characters,
 // no escapes) and in a query (the same without "&" "=" "'" "%", which would split a pair or be
@@ -128,6 +162,7 @@ function compileDeclaration(declaration: DeclarativeRule, bases: readonly string
     return {
       match,
       rewrite,
+      setNames: rewrite.query.map((q) => q.name),
       stable: literalsStable(rewrite),
       hosts: p.hosts === undefined ? undefined : createHostSet(p.hosts),
       keep: p.keepParams === undefined ? undefined : new Set(p.keepParams),
@@ -212,6 +247,22 @@ export class DeclaredRule implements DomainRule {
    * `mirrorHosts`, the host and scheme move). A rule without patterns applies on every path.
    */
   readonly #scoped: boolean;
+  /**
+   * The last claim decided (the pipeline asks match, then applyParts, on one parts record): its
+   * scheme, host and path, and the answer. Comparing the same strings again is a pointer compare.
+   */
+  #claimProtocol = "";
+  #claimHost = "";
+  #claimPath = "";
+  #claimAnswer = false;
+  /**
+   * An unwrap rule's last target, kept from match until applyParts takes it: the target's parse
+   * and the decode ran once per link instead of twice, and the pipeline uses the parsed target
+   * itself (before: three parses of every unwrapped target, with checkOutput's). Keyed by the
+   * scheme, host, path and query it was read from.
+   */
+  #unwrapKey: readonly [string, string, string, string] | undefined;
+  #unwrapTargetUrl: URL | undefined;
   /** The last pattern lookup (the pipeline asks match, then stripParamsFor, then apply, on one path). */
   #lastHost = "";
   #lastPath: string | undefined;
@@ -264,7 +315,7 @@ export class DeclaredRule implements DomainRule {
     } else if (declaration.unwrap !== undefined) {
       // An unwrap rule claims a link only when it really carries an http(s) target, so that
       // google.com/search falls through to later rules and `ruleApplied` never names a no-op.
-      this.match = (url) => this.#claims(url) && this.#unwrapTarget(url) !== undefined;
+      this.match = (url) => this.#claims(url) && this.#rememberedTarget(url) !== undefined;
       this.apply = (url) => (this.#claims(url) ? (this.#unwrapNested(url) ?? url) : url);
     } else {
       this.match = (url) => this.#claimsPath(url);
@@ -322,8 +373,20 @@ export class DeclaredRule implements DomainRule {
 
   // A scoped rule claims a path it declares, and every path of a mirror host (moving only the
   // host and scheme on the others); a rule without patterns claims every path of its hosts.
-  #claimsPath(url: UrlParts): boolean {
-    if (!this.#claims(url)) return false;
+  #claimsPath(url: UrlParts, hostKnown = false): boolean {
+    const { protocol, hostname, pathname } = url;
+    if (protocol === this.#claimProtocol && hostname === this.#claimHost && pathname === this.#claimPath)
+      return this.#claimAnswer;
+    const answer = this.#decideClaim(url, hostKnown);
+    this.#claimProtocol = protocol;
+    this.#claimHost = hostname;
+    this.#claimPath = pathname;
+    this.#claimAnswer = answer;
+    return answer;
+  }
+
+  #decideClaim(url: UrlParts, hostKnown: boolean): boolean {
+    if (hostKnown ? !isWebScheme(url) : !this.#claims(url)) return false;
     if (!this.#scoped || this.#c.mirrors?.has(url.hostname) === true) return true;
     if (this.#patternFor(url.hostname, url.pathname) !== undefined) return true;
     // The paths where it keeps a fragment are paths it understands too (GitHub's file links).
@@ -362,28 +425,46 @@ export class DeclaredRule implements DomainRule {
   #unwrapNested(url: UrlParts): string | undefined {
     let target = this.#unwrapTarget(url);
     for (let depth = 0; target !== undefined && depth < MAX_NESTED_UNWRAP; depth++) {
-      const inner = new URL(target);
-      if (!this.#claims(inner)) break;
-      const next = this.#unwrapTarget(inner);
+      if (!this.#claims(target)) break;
+      const next = this.#unwrapTarget(target);
       if (next === undefined) break;
       target = next;
     }
+    return target?.href;
+  }
+
+  // Whether the memo holds the target for these parts (match found it: the parts are claimed).
+  #remembers(url: UrlParts): boolean {
+    const key = this.#unwrapKey;
+    return (
+      key !== undefined &&
+      key[0] === url.protocol &&
+      key[1] === url.hostname &&
+      key[2] === url.pathname &&
+      key[3] === url.search
+    );
+  }
+
+  // The target for these parts, from the memo when match asked for the same parts last.
+  #rememberedTarget(url: UrlParts): URL | undefined {
+    if (this.#remembers(url)) return this.#unwrapTargetUrl;
+    const target = this.#unwrapTarget(url);
+    this.#unwrapKey = [url.protocol, url.hostname, url.pathname, url.search];
+    this.#unwrapTargetUrl = target;
     return target;
   }
 
-  #unwrapTarget(url: UrlParts): string | undefined {
+  #unwrapTarget(url: UrlParts): URL | undefined {
     for (const form of this.#c.unwrap ?? []) {
       const values = matchPathPattern(form.path, url.pathname);
       if (values === undefined) continue;
       let raw: string | undefined;
       if (form.param !== undefined) {
         const search = url.search;
-        if (search.length > 1)
-          for (const pair of search.slice(1).split("&"))
-            if (queryName(pair) === form.param) {
-              raw = formDecode(pair.slice(form.param.length + 1));
-              break;
-            }
+        if (search.length > 1) {
+          const value = firstValue(search, form.param);
+          if (value !== undefined) raw = formDecode(value);
+        }
       } else if (form.target !== undefined) {
         raw = fillTemplate(form.target, values);
         if (form.keepQuery && url.search.length > 1)
@@ -405,17 +486,31 @@ export class DeclaredRule implements DomainRule {
         continue;
       }
       // Only a web link is a target; javascript:, data: or a relative path leave the wrapper alone.
-      if (isWebScheme(target) && target.hostname !== "") return target.href;
+      if (isWebScheme(target) && target.hostname !== "") return target;
     }
     return undefined;
   }
 
-  [applyParts]<T extends UrlParts>(parts: T): T | RewrittenParts | URL | string {
-    if (!this.#claims(parts)) return parts;
+  [matchOnHost](url: UrlParts): boolean {
+    if (this.exemptOnly) return false;
+    if (this.declaration.unwrap !== undefined)
+      return isWebScheme(url) && this.#rememberedTarget(url) !== undefined;
+    return this.#claimsPath(url, true);
+  }
+
+  [applyParts]<T extends UrlParts>(parts: T, params?: readonly QueryParam[]): T | RewrittenParts | URL {
     // One wrapper at a time: the pipeline peels the next in a new round and counts the rounds.
-    if (this.declaration.unwrap !== undefined) return this.#unwrapTarget(parts) ?? parts;
+    // The target is handed over once: the memo forgets it, so no two callers share one URL.
+    if (this.declaration.unwrap !== undefined) {
+      // A remembered target was found by match, on parts the rule claims.
+      if (!this.#remembers(parts) && !this.#claims(parts)) return parts;
+      const target = this.#rememberedTarget(parts);
+      this.#unwrapKey = undefined;
+      this.#unwrapTargetUrl = undefined;
+      return target ?? parts;
+    }
     if (!this.#claimsPath(parts)) return parts;
-    const out = this.#rewrite(parts);
+    const out = this.#rewrite(parts, params);
     return this.#c.hostStable && out.stable ? out : new URL(out.href);
   }
 
@@ -430,10 +525,14 @@ export class DeclaredRule implements DomainRule {
   // that is stable too, only a dot segment could change ("/item/{id}.html" captures "." from
   // "/item/..html"); put into a query value, only "'" could (the special-query set encodes it;
   // & = + are escaped by the rewrite). Kept pairs and the fragment are the input's, stable already.
-  #rewrite(url: UrlParts): RewrittenParts & { stable: boolean } {
+  //
+  // `params`, when given, are the pairs of `url.search` (the generic pass's): the allowlist and the
+  // set parameters then work on them, and the output carries its pairs to the final pass, which
+  // splitting the query twice more (here, then there) cost (see bench/README.md, "rule links").
+  #rewrite(url: UrlParts, params?: readonly QueryParam[]): RewrittenParts & { stable: boolean } {
     const host = url.hostname;
     let path = url.pathname;
-    let setPairs: string[] | undefined;
+    let setPairs: QueryParam[] | undefined;
     let setNames: readonly string[] | undefined;
     let stable = true;
     // On a path a scoped rule does not declare, its allowlist does not apply either.
@@ -446,25 +545,35 @@ export class DeclaredRule implements DomainRule {
       if (p.keep !== undefined) keep = p.keep;
       stable = p.stable && !(path.includes("/.") && DOT_SEGMENT.test(path));
       if (p.rewrite.query.length > 0) {
-        setPairs = rewriteQuery(p.rewrite, values);
-        if (stable && values.some((v) => v.includes("'"))) stable = false;
-        setNames = p.rewrite.query.map((q) => q.name);
+        setPairs = rewriteQueryParams(p.rewrite, values);
+        if (stable) for (const v of values) if (v.includes("'")) stable = false;
+        setNames = p.setNames;
       }
     }
 
     let search = url.search;
+    let outParams = params;
     if (setPairs !== undefined || (keep !== undefined && search.length > 1)) {
-      // Raw pairs, never decoded and re-encoded, so kept parameters keep the generic pass's encoding.
+      // Pairs as written, never decoded and re-encoded, so kept parameters keep the generic pass's
+      // encoding.
       const pairs = setPairs ?? [];
       let changed = setPairs !== undefined;
-      if (search.length > 1)
-        for (const pair of search.slice(1).split("&")) {
-          const name = queryName(pair);
-          if (pair === "" || setNames?.includes(name) || (keep !== undefined && !keep.has(name)))
-            changed = true;
+      if (params !== undefined) {
+        for (const pair of params)
+          if (setNames?.includes(pair.name) || (keep !== undefined && !keep.has(pair.name))) changed = true;
           else pairs.push(pair);
+      } else if (search.length > 1)
+        for (const raw of search.slice(1).split("&")) {
+          const eq = raw.indexOf("=");
+          const name = eq === -1 ? raw : raw.slice(0, eq);
+          if (raw === "" || setNames?.includes(name) || (keep !== undefined && !keep.has(name)))
+            changed = true;
+          else pairs.push({ name, value: eq === -1 ? null : raw.slice(eq + 1) });
         }
-      if (changed) search = pairs.length > 0 ? `?${pairs.join("&")}` : "";
+      if (changed) {
+        search = pairs.length > 0 ? `?${joinQuery(pairs)}` : "";
+        outParams = pairs;
+      }
     }
 
     const hash = url.hash !== "" && this.#keepsFragment(url.hash, path) ? url.hash : "";
@@ -489,6 +598,7 @@ export class DeclaredRule implements DomainRule {
       pathname: path,
       search,
       hash,
+      params: outParams,
       stable,
     };
   }

@@ -1,3 +1,4 @@
+import type { QueryParam } from "../url/query-params.js";
 import type { Parsed } from "./path-pattern.js";
 import { compileTemplate, fillTemplate, type Template } from "./template.js";
 
@@ -59,7 +60,22 @@ const encodeForQuery = (value: string): string =>
  * ```
  */
 export function rewriteQuery(rewrite: CompiledRewrite, values: readonly string[]): string[] {
-  return rewrite.query.map((p) =>
-    p.value === null ? p.name : `${p.name}=${fillTemplate(p.value, values, encodeForQuery)}`,
-  );
+  return rewriteQueryParams(rewrite, values).map((p) => (p.value === null ? p.name : `${p.name}=${p.value}`));
+}
+
+/**
+ * The pairs a rewrite sets, filled with capture values: {@link rewriteQuery} as {@link QueryParam}s,
+ * for a caller that holds the query as pairs already.
+ *
+ * @example
+ * ```ts
+ * const r = compileRewrite("/watch?v={id}", ["id"]);
+ * r.ok && rewriteQueryParams(r.value, ["a&b"]); // [{ name: "v", value: "a%26b" }]
+ * ```
+ */
+export function rewriteQueryParams(rewrite: CompiledRewrite, values: readonly string[]): QueryParam[] {
+  return rewrite.query.map((p) => ({
+    name: p.name,
+    value: p.value === null ? null : fillTemplate(p.value, values, encodeForQuery),
+  }));
 }

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { compilePathPattern, matchPathPattern } from "../../src/rules/path-pattern.js";
+import {
+  compileCaptureCheck,
+  compilePathPattern,
+  matchPathPattern,
+  passesCheck,
+} from "../../src/rules/path-pattern.js";
 import { compileRewrite, rewriteQuery } from "../../src/rules/rewrite.js";
 import { compileTemplate, fillTemplate } from "../../src/rules/template.js";
 
@@ -273,6 +278,54 @@ describe("capture constraints (issue 14: an ASIN is 10 uppercase letters or digi
     );
     assert.ok(matched > 100, `${matched} matches`);
     assert.ok(refused > 100, `${refused} refusals`);
+  });
+
+  it("a constraint's table check answers as its regular expression (fast-check, fixed seed)", () => {
+    // The constraints the built-in rules use, and classes with ranges across punctuation (A-z
+    // holds [ \\ ] ^ _ `), a final "-", and every count form.
+    const constraints = [
+      "[A-Z0-9]{10}",
+      "[A-Za-z0-9-]{1,39}",
+      "[A-Za-z0-9._-]{1,100}",
+      "[0-9]+",
+      "[0-9a-f]{10,12}",
+      "[a-z_.~]+",
+      "[A-z]{2,3}",
+      "[0-9]{1,25}",
+      "[a-z]",
+      "[Z-z~-]+",
+    ];
+    const char = fc.oneof(
+      fc.constantFrom("A", "Z", "a", "z", "0", "9", "-", "_", ".", "~", "[", "^", "`", "\\", "/", "%"),
+      fc.constantFrom("\n", "\u0000", "\u007f", "é", "\u212a", "\ud83d"),
+      fc.string({ minLength: 1, maxLength: 1 }),
+    );
+    let passed = 0;
+    let failed = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...constraints),
+        // Hostile characters, and values of class characters that pass or fail by length alone.
+        fc.oneof(
+          fc.array(char, { maxLength: 14 }),
+          fc.array(fc.constantFrom(..."abfxzAZ0189-_."), { minLength: 1, maxLength: 14 }),
+        ),
+        (constraint, chars) => {
+          const value = chars.join("");
+          const expected = new RegExp(`^${constraint}$`).test(value);
+          assert.equal(
+            passesCheck(compileCaptureCheck(constraint), value),
+            expected,
+            `${constraint} on ${value}`,
+          );
+          if (expected) passed++;
+          else failed++;
+        },
+      ),
+      { seed: 20261205, numRuns: 4000 },
+    );
+    assert.ok(passed > 100, `${passed} passed`);
+    assert.ok(failed > 100, `${failed} failed`);
   });
 
   it("a hostile path against a constrained pattern stays linear (hang guard)", { timeout: 10_000 }, () => {

@@ -64,25 +64,55 @@ describe("createRuleMatcher", () => {
   it("agrees with a linear first-match search", () => {
     const hosts = ["a.example", "b.example", "x.b.example", "y.x.b.example", "c.example", "d.example"];
     const entries = ["a.example", "b.example", "*.b.example", "x.b.example", "*.x.b.example", "c.example"];
+    // Declared rules found through the host index are asked without a second host lookup
+    // (matchOnHost): scoped to paths, unwrapping, or neither, on web and other schemes.
+    const shapes = [
+      {},
+      { pathPatterns: [{ match: "/p", rewrite: "/p" }] },
+      { unwrap: [{ path: "/p", param: "to" }] },
+    ];
     const ruleArb = fc.oneof(
       fc
-        .uniqueArray(fc.constantFrom(...entries), { minLength: 1, maxLength: 3 })
-        .map((d) => ({ kind: "declared" as const, d })),
+        .tuple(
+          fc.uniqueArray(fc.constantFrom(...entries), { minLength: 1, maxLength: 3 }),
+          fc.constantFrom(...shapes),
+        )
+        .map(([d, extra]) => ({ kind: "declared" as const, d, extra })),
       fc.constantFrom(...hosts).map((h) => ({ kind: "opaque" as const, h })),
     );
+    const tail = fc.constantFrom("/p", "/q", "/p?to=https%3A%2F%2Ft.example%2F", "/p?to=javascript%3Ax");
     let hits = 0;
+    let declined = 0;
     fc.assert(
-      fc.property(fc.array(ruleArb, { maxLength: 6 }), fc.constantFrom(...hosts), (specs, host) => {
-        const rules = specs.map((s, i) =>
-          s.kind === "declared" ? declared(`r${i}-v1`, s.d) : opaque(`o${i}`, (u) => u.hostname === s.h),
-        );
-        const url = new URL(`https://${host}/p`);
-        const expected = rules.find((r) => r.match(url));
-        if (expected !== undefined) hits++;
-        assert.equal(createRuleMatcher(rules)(url), expected);
-      }),
-      { seed: 20261202, numRuns: 500 },
+      fc.property(
+        fc.array(ruleArb, { maxLength: 6 }),
+        fc.constantFrom(...hosts),
+        fc.constantFrom("https", "http", "ftp"),
+        tail,
+        (specs, host, scheme, rest) => {
+          // Two copies: a rule remembers its last claim, so the reference asks its own twins.
+          const build = () =>
+            specs.map((s, i) =>
+              s.kind === "declared"
+                ? declared(`r${i}-v1`, s.d, s.extra)
+                : opaque(`o${i}`, (u) => u.hostname === s.h),
+            );
+          const rules = build();
+          const twins = build();
+          const url = new URL(`${scheme}://${host}${rest}`);
+          const at = twins.findIndex((r) => r.match(url));
+          if (at !== -1) hits++;
+          // A rule that claims the host and still declines (scheme, path or no target).
+          else if (
+            twins.some((r) => "hosts" in r && (r as { hosts: { has(h: string): boolean } }).hosts.has(host))
+          )
+            declined++;
+          assert.equal(createRuleMatcher(rules)(url), at === -1 ? undefined : rules[at]);
+        },
+      ),
+      { seed: 20261202, numRuns: 1000 },
     );
-    assert.ok(hits > 100, `a rule matched in ${hits} runs`);
+    assert.ok(hits > 150, `a rule matched in ${hits} runs`);
+    assert.ok(declined > 100, `a host's rule declined in ${declined} runs`);
   });
 });
