@@ -186,9 +186,6 @@ function readText(input: string, options: ResolvedNormalizeOptions): string | Se
   return serializedUrl(input, hostEnd, hostname);
 }
 
-// The stripped names of a result nobody reads them from (normalize, canonicalWith).
-const NOT_LISTED: string[] = [];
-
 function lookupFor(options: ResolvedNormalizeOptions): RuleLookup | undefined {
   return options.rules.length === 0 ? undefined : ruleLookup(options.rules);
 }
@@ -204,17 +201,19 @@ function runParsed(
   // Read once: each read of the getter is a new string, and every Map and Set probe below would
   // hash it again.
   const hostname = url.hostname;
-  if (steps === undefined) {
+  // The host's rule claim and tracking options, from one probe (the fast path would ask again).
+  const facts = hostFacts(options, lookup, hostname);
+  if (steps === undefined && !facts.claimed) {
     // Most links are canonical already or nearly: checked stage by stage on the parsed href, the
     // cheap cases settle here (canonical-fast-path.ts), with the generic pass's repairs that the
     // text lane leaves to a parse. explain() never takes it, so it runs the whole pipeline, which
-    // is what the fast path is tested against.
-    const stripped: string[] = [];
-    const fast = canonicalFastPath(url.href, hostname, options, lookup, stripped, true);
-    if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped };
+    // is what the fast path is tested against. A claimed host goes straight to the rules.
+    const fast = canonicalFastPath(url.href, hostname, options, lookup, undefined, true, facts);
+    if (fast !== undefined) return { canonical: fast, ruleApplied: null, stripped: NOT_LISTED };
   }
   steps?.push({ stage: "parse", url: url.href });
-  const hostOptions = withExemptions(options, lookup, hostname);
+  // withExemptions(options, lookup, hostname), already probed.
+  const hostOptions = facts.options;
   const generic = genericPass(url, hostOptions, hostname);
   steps?.push({ stage: "generic", url: generic.href });
   // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
