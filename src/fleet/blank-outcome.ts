@@ -31,23 +31,6 @@ export interface BlankOutcome {
 export type FleetOutcome = Outcome | BlankOutcome;
 
 /**
- * Whether an input is blank: empty, or only spaces, tabs and other C0 controls, which the URL
- * parser trims away (WHATWG URL §4.4 steps 1 and 3). The same rule as the command line's
- * `isBlankLine` (src/cli/io/blank-line.ts; a test pins that they agree): the library cannot
- * import the command line, and the command line must not load the fleet to read a line.
- *
- * @example
- * ```ts
- * isBlankInput(" \t"); // true
- * isBlankInput("a"); // false
- * ```
- */
-export function isBlankInput(input: string): boolean {
-  for (let i = 0; i < input.length; i++) if (input.charCodeAt(i) > 0x20) return false;
-  return true;
-}
-
-/**
  * The {@link BlankOutcome} of input `index`.
  *
  * @example

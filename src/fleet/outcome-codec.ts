@@ -7,7 +7,8 @@ import { SecurityError } from "../errors/security-error.js";
 import { TimeoutError } from "../errors/timeout-error.js";
 import { UrlError } from "../errors/url-error.js";
 import type { Resolution } from "../resolve/types.js";
-import { blankOutcome, type FleetOutcome, isBlankInput } from "./blank-outcome.js";
+import { isBlankLine } from "../url/blank-line.js";
+import { blankOutcome, type FleetOutcome } from "./blank-outcome.js";
 
 /** An Outcome as it is stored in Redis: the error reduced to `{ code, name, message }`. */
 export type StoredOutcome = { index: number; input: string } & (
@@ -69,7 +70,7 @@ const CLASSES: Record<string, new (code: never, message: string) => CanonError> 
 export function decodeOutcome(stored: StoredOutcome): FleetOutcome {
   if (stored.ok) return stored;
   const { code, name, message } = stored.error;
-  if (code === "invalid-url" && isBlankInput(stored.input)) return blankOutcome(stored.index, stored.input);
+  if (code === "invalid-url" && isBlankLine(stored.input)) return blankOutcome(stored.index, stored.input);
   const Class = CLASSES[name];
   const error =
     Class === undefined ? new CanonError(code as CanonErrorCode, message) : new Class(code as never, message);

@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { createClient as createRedisClient } from "redis";
 import type { Client } from "../resolve/client.js";
 import { toCanonError } from "../resolve/http/to-canon-error.js";
-import { blankOutcome, isBlankInput } from "./blank-outcome.js";
+import { isBlankLine } from "../url/blank-line.js";
+import { blankOutcome } from "./blank-outcome.js";
 import type { Lanes } from "./lanes.js";
 import { encodeError, type StoredOutcome } from "./outcome-codec.js";
 
@@ -50,7 +51,7 @@ export const POISON_CRASHES = 2;
 // One input's outcome, its error mapped as resolveMany maps it; a blank line is answered as
 // `canonurl` answers it (blank, not a failure), without asking the client.
 async function resolveInput(client: Client, input: string, index: number): Promise<StoredOutcome> {
-  if (isBlankInput(input)) return blankOutcome(index, input);
+  if (isBlankLine(input)) return blankOutcome(index, input);
   try {
     return { index, input, ok: true, result: await client.resolve(input) };
   } catch (error) {

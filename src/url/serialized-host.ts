@@ -1,3 +1,5 @@
+import type { UrlParts } from "./url-parts.js";
+
 /**
  * Where the host of `input` ends when `input` begins as the WHATWG URL serializer spells an
  * http(s) URL with a plain domain, so that `new URL(input)` would give the same scheme and host
@@ -44,16 +46,8 @@ export function serializedHostEnd(input: string): number {
 const SERIALIZED_HOST = /https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?=[/?#]|$)/y;
 
 /** What the `URL` getters would return for a text {@link serializedUrl} accepts. */
-export interface SerializedUrl {
+export interface SerializedUrl extends UrlParts {
   href: string;
-  protocol: string;
-  username: string;
-  password: string;
-  hostname: string;
-  port: string;
-  pathname: string;
-  search: string;
-  hash: string;
 }
 
 /**

@@ -21,7 +21,6 @@ const ROOMS: Record<string, string[]> = {
   flags: ["cache-flags", "format-flag", "network-flags", "normalize-flags", "rules-flag", "fixed-resolver"],
   io: [
     "io",
-    "blank-line",
     "line-splitter",
     "read-lines",
     "stdin-chunks",

@@ -1,7 +1,7 @@
 import { isAbortError } from "../../errors/guards.js";
 import type { Client } from "../../resolve/client.js";
 import type { ClientOptions, Outcome } from "../../resolve/types.js";
-import { isBlankLine } from "../io/blank-line.js";
+import { isBlankLine } from "../../url/blank-line.js";
 import { type CliIo, type ExitCode, UsageError, writeOut } from "../io/io.js";
 import type { InputLine, OverlongLine } from "../io/line-splitter.js";
 import { failedOutput, type LineOutput, outcomeOutput } from "../io/outcome-output.js";

@@ -1,7 +1,7 @@
 import { canonicalWith, normalizeResolved } from "../../pipeline/normalize.js";
 import type { ResolvedNormalizeOptions } from "../../pipeline/resolve-normalize-options.js";
+import { isBlankLine } from "../../url/blank-line.js";
 import { archiveKey, type OutputFormat } from "../flags/format-flag.js";
-import { isBlankLine } from "../io/blank-line.js";
 import type { InputLine } from "../io/line-splitter.js";
 import { errorJson, failureLine, overlongError, overlongInput } from "../io/report-failure.js";
 
