@@ -328,12 +328,14 @@ function keptQuery(
   let prevStart = -1;
   let prevNameEnd = -1;
   let prevEnd = -1;
+  let nextEq = -2;
   for (let start = from; start <= end; ) {
     let pairEnd = href.indexOf("&", start);
     if (pairEnd === -1 || pairEnd > end) pairEnd = end;
     if (pairEnd === start) return undefined;
-    let nameEnd = href.indexOf("=", start);
-    if (nameEnd === -1 || nameEnd > pairEnd) nameEnd = pairEnd;
+    // The next "=" is searched for again only once passed (see splitQuery): linear in the query.
+    if (nextEq !== -1 && nextEq < start) nextEq = href.indexOf("=", start);
+    const nameEnd = nextEq === -1 || nextEq > pairEnd ? pairEnd : nextEq;
     if (isTracking !== undefined) {
       const name = href.slice(start, nameEnd);
       if (isTracking(name)) {

@@ -17,11 +17,15 @@ export interface QueryParam {
 export function splitQuery(query: string): QueryParam[] {
   const params: QueryParam[] = [];
   let start = 0;
+  // The next "=" at or after `start`, found again only once passed: a search per pair from its
+  // start ran to the end of every pair without one ("a&a&a&…" was quadratic in the query).
+  let nextEq = -2;
   while (start <= query.length) {
     let end = query.indexOf("&", start);
     if (end === -1) end = query.length;
     if (end > start) {
-      const eq = query.indexOf("=", start);
+      if (nextEq !== -1 && nextEq < start) nextEq = query.indexOf("=", start);
+      const eq = nextEq;
       params.push(
         eq === -1 || eq > end
           ? { name: query.slice(start, end), value: null }
