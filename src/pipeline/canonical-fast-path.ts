@@ -91,7 +91,7 @@ export function canonicalFastPath(
   let queryAt = href.indexOf("?", pathStart);
   if (queryAt > end) queryAt = -1;
   const pathEnd = queryAt === -1 ? end : queryAt;
-  const marks = scan(href, pathStart, pathEnd, end);
+  const marks = scan(href, pathStart, pathEnd, end, options.removeSessionIds);
   // A character the parser would change otherwise than the normalization does: raw text is parsed.
   if (marks === CHANGES) return undefined;
   // An escape to normalize, a character to encode or a dot segment: the generic pass's own steps.
@@ -346,14 +346,15 @@ const QUERY_WORK = NEEDS_WORK.query;
 // query in any case (the tail of every session-id name: sid=, phpsessid=, cfid=, jsessionid=,
 // aspsessionid…). Measured on canonical golden-corpus links: ~330 ns per URL for the pipeline's
 // own normalizePath, session-id and query normalization calls, against ~90 for this pass.
-function scan(href: string, from: number, queryAt: number, end: number): number {
+function scan(href: string, from: number, queryAt: number, end: number, sessions: boolean): number {
   let marks = 0;
   // The marks first, by native searches: a "/." in the path, a "sid", "fid" or "nid" in the query.
   // A mark only sends the stage itself to look, so a search that finds more than a character loop
   // would (one straddling an escape's hex digit) costs a look, never a wrong answer.
   const dot = href.indexOf("/.", from);
   if (dot !== -1 && dot < queryAt) marks |= DOT_SEGMENT;
-  if (queryAt < end) {
+  // Not where session ids are kept (the rfc3986 preset): nothing would read the mark.
+  if (sessions && queryAt < end) {
     SESSION_TAIL.lastIndex = queryAt;
     if (SESSION_TAIL.test(href) && SESSION_TAIL.lastIndex <= end) marks |= QUERY_SESSION;
   }

@@ -36,9 +36,10 @@ export function serializedHostEnd(input: string): number {
   SERIALIZED_HOST.lastIndex = 0;
   if (!SERIALIZED_HOST.test(input)) return -1;
   const end = SERIALIZED_HOST.lastIndex;
-  // A label "xn--…" anywhere in the host (a false alarm inside a label only costs the parse).
-  const puny = input.indexOf("xn--", 7);
-  return puny !== -1 && puny < end ? -1 : end;
+  // A label "xn--…" anywhere in the host (a false alarm inside a label only costs the parse),
+  // searched back from the host's end: a forward search ran over the whole link when there was
+  // none (5.7% of the text lane's samples on the golden corpus, --cpu-prof).
+  return input.lastIndexOf("xn--", end - 4) >= 7 ? -1 : end;
 }
 
 // Scheme, then labels of [a-z0-9-] separated by single dots, the last one starting with a letter
