@@ -113,7 +113,10 @@ lines.push(
 // under 8 names and eBay's 8 under 6, repeated in every bundle (issue 24: 24,621 B gzip with the
 // lists repeated against 24,571 B grouped, tests/package/bundle.test.ts; 4.5 KB less minified).
 const hostLists = [...new Set(scoped.map((e) => (Array.isArray(e.hosts) ? e.hosts.join(" ") : "")))];
-const scopedPairs = scoped.map((e) => [e.name, hostLists.indexOf(Array.isArray(e.hosts) ? e.hosts.join(" ") : "")]);
+const scopedPairs = scoped.map((e) => [
+  e.name,
+  hostLists.indexOf(Array.isArray(e.hosts) ? e.hosts.join(" ") : ""),
+]);
 lines.push(`const hostLists: readonly string[][] = ${JSON.stringify(hostLists)}.map((l) => l.split(" "));`);
 lines.push(
   `export const trackingParamNames: { readonly everywhere: readonly string[]; readonly hostScoped: readonly { readonly name: string; readonly hosts: readonly string[] }[] } = { everywhere: ${JSON.stringify(names("everywhere"))}, hostScoped: (${JSON.stringify(scopedPairs)} as [string, number][]).map(([name, list]) => ({ name, hosts: hostLists[list] as string[] })) };`,
