@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -151,5 +152,68 @@ describe("the resolution cache of network mode (the built binary)", () => {
         .map((l) => JSON.parse(l).cached as boolean);
     assert.ok(cached(warm.stdout).every((c) => c));
     assert.equal(cached(cold.stdout).filter((c) => c).length < inputs.length, true);
+  });
+});
+
+// The same link resolved through two --resolve maps must not share a cached answer: a run that sends
+// site.test to another address asks that address, whatever an earlier run stored (the cache key
+// carries the map, issue 23). Two servers on one port, one on 127.0.0.1 and one on [::1], redirect
+// the same path to different places.
+describe("the resolution cache keeps --resolve maps apart (the built binary)", () => {
+  let v4: LocalServer;
+  let v6: LocalServer;
+  before(async () => {
+    const redirectTo = (where: string) => (request: IncomingMessage, response: ServerResponse) => {
+      if (request.url?.startsWith("/r/")) {
+        response.writeHead(301, { location: request.url.replace("/r/", `/${where}/`) });
+        response.end();
+      } else {
+        response.writeHead(200, { "content-type": "text/plain" });
+        response.end(where);
+      }
+    };
+    v4 = await startLocalServer({ handler: redirectTo("v4") });
+    // The same port on the IPv6 loopback: the link (host and port) is the same in both runs.
+    v6 = await startLocalServer({ host: "::1", port: v4.port, handler: redirectTo("v6") });
+  });
+  after(() => Promise.all([v4.close(), v6.close()]));
+
+  it("a second map asks its own address, and each map's run is then answered from the cache", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "canonurl-cachemaps-")), "maps.sqlite");
+    const link = `http://site.test:${v4.port}/r/1`;
+    // Both runs allow both loopbacks: the allowed networks are in the key too, and only the map
+    // may tell the runs apart here.
+    const run = async (address: string) => {
+      const args = [
+        "--resolve",
+        `site.test:${address}`,
+        "--allow-network",
+        "127.0.0.1/32",
+        "--allow-network",
+        "::1/128",
+        "--allowed-port",
+        String(v4.port),
+        "--cache",
+        file,
+      ];
+      const r = await runCli(args, `${link}\n`);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout.trim();
+    };
+    const viaV4 = await run("127.0.0.1");
+    assert.equal(viaV4, `http://site.test:${v4.port}/v4/1`);
+    assert.ok(v4.requests > 0);
+    const viaV6 = await run("[::1]");
+    assert.equal(
+      viaV6,
+      `http://site.test:${v4.port}/v6/1`,
+      "the [::1] run was answered with 127.0.0.1's redirect",
+    );
+    assert.ok(v6.requests > 0, "the [::1] run asked [::1]");
+    // Each map's answer is in the cache: a rerun of either asks nobody.
+    const [four, six] = [v4.requests, v6.requests];
+    assert.equal(await run("127.0.0.1"), viaV4);
+    assert.equal(await run("[::1]"), viaV6);
+    assert.deepEqual([v4.requests, v6.requests], [four, six], "the reruns were answered from the cache");
   });
 });
