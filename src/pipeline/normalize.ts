@@ -229,7 +229,11 @@ function runParsed(
 
   // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
   // keeps it. The host prefilter spares the URL parse for hosts no rule claims.
-  if (lookup === undefined || !lookup.mayMatch(generic.hostname))
+  // facts.claimed is mayMatch's answer for the host the generic pass nearly always leaves as it is.
+  if (
+    lookup === undefined ||
+    !(generic.hostname === hostname ? facts.claimed : lookup.mayMatch(generic.hostname))
+  )
     return unchangedResult(generic, withFragment, steps, options, depth, raw);
   let rule: DomainRule | undefined;
   let declared: DeclaredRule | undefined;
@@ -299,6 +303,7 @@ function runParsed(
     output.hostname === hostname ? hostOptions : withExemptions(options, lookup, output.hostname),
     generic.inputParams,
     steps !== undefined,
+    hostOptions,
   );
   // The rule's output carries a fragment only when the rule keeps it; one the options keep
   // (every fragment, or a route) goes back on unless the rule put one there.
@@ -523,6 +528,7 @@ function finalPass(
   options: ResolvedNormalizeOptions,
   inputParams: readonly QueryParam[],
   listRemoved: boolean,
+  genericOptions: ResolvedNormalizeOptions,
 ): { href: string; removed: string[] } {
   // A declarative rewrite that skipped the parse is made of percent-normalized parts and literal
   // text without escapes: normalizing its path and query again would change nothing.
@@ -546,11 +552,25 @@ function finalPass(
       : [];
   if (!listRemoved && keep.length === 0) {
     // What the final pass keeps, without the names of what the rule dropped: no Set of names.
-    if (options.stripTracking) params = removeMatching(params, options.isTracking, removed);
+    // The rewrite's pairs, when it gave them: its query is their join (RewrittenParts.params).
+    const given = normalized ? (url as RewrittenParts).params : undefined;
+    if (options.stripTracking) {
+      // Pairs the rule was handed went through this very matcher in the generic pass: only those
+      // the rewrite set can be tracking (golden rule links: see bench/README.md, "third pass").
+      const fresh = given !== undefined ? (url as RewrittenParts).fresh : undefined;
+      params =
+        fresh !== undefined && options === genericOptions
+          ? fresh === 0
+            ? params
+            : removeFresh(params, fresh, options.isTracking, removed)
+          : removeMatching(params, options.isTracking, removed);
+    }
     if (strip !== undefined && strip.length > 0)
       params = removeMatching(params, ruleNoiseFor(strip), removed);
     if (options.sortParams) params = sortQueryParams(params);
-    if (params.length > 0) href += `?${joinQuery(params)}`;
+    // Nothing went and nothing moved: the rewrite's own query text stands.
+    if (params === given) href += search;
+    else if (params.length > 0) href += `?${joinQuery(params)}`;
     return { href: withHash(href, url, rule, options), removed };
   }
   const names = new Set(params.map((p) => p.name));
@@ -571,6 +591,18 @@ function finalPass(
   if (options.sortParams) params = sortQueryParams(params);
   if (params.length > 0) href += `?${joinQuery(params)}`;
   return { href: withHash(href, url, rule, options), removed };
+}
+
+// removeMatching over the first `fresh` pairs only; the others are kept as they are.
+function removeFresh(
+  params: readonly QueryParam[],
+  fresh: number,
+  isNoise: TrackingMatcher,
+  removed: string[],
+): readonly QueryParam[] {
+  const head = params.slice(0, fresh);
+  const kept = removeMatching(head, isNoise, removed);
+  return kept === head ? params : [...kept, ...params.slice(fresh)];
 }
 
 // A rule's strip list as a matcher. Cached per list only for the common case; a keepParams list

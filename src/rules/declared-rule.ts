@@ -89,6 +89,13 @@ export interface RewrittenParts extends UrlParts {
    * rule was handed the input's pairs: the final pass then need not split the query again.
    */
   readonly params?: readonly QueryParam[] | undefined;
+  /**
+   * With `params`: how many of them, first, the rewrite set itself; the others are pairs of the
+   * `params` the rule was handed, in their order (a subset: the rule only drops or keeps them).
+   * The final pass asks its tracking matcher about those set pairs only, when it is the one the
+   * generic pass removed the handed pairs with.
+   */
+  readonly fresh?: number | undefined;
 }
 
 /**
@@ -553,6 +560,7 @@ export class DeclaredRule implements DomainRule {
 
     let search = url.search;
     let outParams = params;
+    let fresh = 0;
     if (setPairs !== undefined || (keep !== undefined && search.length > 1)) {
       // Pairs as written, never decoded and re-encoded, so kept parameters keep the generic pass's
       // encoding.
@@ -573,6 +581,7 @@ export class DeclaredRule implements DomainRule {
       if (changed) {
         search = pairs.length > 0 ? `?${joinQuery(pairs)}` : "";
         outParams = pairs;
+        fresh = setPairs?.length ?? 0;
       }
     }
 
@@ -599,6 +608,7 @@ export class DeclaredRule implements DomainRule {
       search,
       hash,
       params: outParams,
+      fresh: params === undefined ? undefined : fresh,
       stable,
     };
   }
