@@ -9,6 +9,7 @@ import {
   compilePathPattern,
   matchPathPattern,
   type Parsed,
+  slashesFit,
 } from "./path-pattern.js";
 import { type CompiledRewrite, compileRewrite, rewriteQueryParams } from "./rewrite.js";
 import { compileTemplate, fillTemplate, type Template } from "./template.js";
@@ -363,7 +364,14 @@ export class DeclaredRule implements DomainRule {
     if (path === this.#lastPath && host === this.#lastHost) return this.#lastPattern;
     let found: CompiledPattern | undefined;
     let values: string[] | undefined;
+    // A pattern of k segments matches a path of k slashes (k + 1 with a trailing one), one with a
+    // rest capture a path of k or more: counted once, it rules out most patterns that share a
+    // prefix with the path (Reddit's eight, GitHub's four) before their segments are matched.
+    let slashes = 0;
+    for (let i = path.indexOf("/"); i !== -1; i = path.indexOf("/", i + 1)) slashes++;
+    const trailing = path.length > 1 && path.charCodeAt(path.length - 1) === 0x2f;
     for (const p of this.#c.patterns) {
+      if (!slashesFit(p.match, slashes, trailing)) continue;
       if (p.hosts !== undefined && !p.hosts.has(host)) continue;
       values = matchPathPattern(p.match, path);
       if (values !== undefined) {

@@ -353,6 +353,23 @@ export function matchPathPattern(pattern: CompiledPathPattern, path: string): st
   return undefined;
 }
 
+/**
+ * Whether a path of `slashes` slashes (`trailing`: its last character is a `/` after the root)
+ * can match `pattern` at all: k segments need k slashes (k + 1 with a trailing one tolerated), a
+ * rest capture k or more. A caller that tries several patterns on one path counts once and skips
+ * {@link matchPathPattern} where this says no (it would return `undefined`).
+ *
+ * @example
+ * ```ts
+ * const p = compilePathPattern("/{owner}/{repo}");
+ * p.ok && slashesFit(p.value, 4, false); // false: "/a/b/blob/c" has four
+ * ```
+ */
+export function slashesFit(pattern: CompiledPathPattern, slashes: number, trailing: boolean): boolean {
+  const k = pattern.segments.length;
+  return pattern.rest ? slashes >= k : slashes === k || (trailing && slashes === k + 1);
+}
+
 // Matches the segments against path[1, limit), pushing capture values. Returns where the last
 // matched segment ends, or -1. A caller that needs the whole range checks the returned end.
 function matchSegments(

@@ -6,6 +6,7 @@ import {
   compilePathPattern,
   matchPathPattern,
   passesCheck,
+  slashesFit,
 } from "../../src/rules/path-pattern.js";
 import { compileRewrite, rewriteQuery } from "../../src/rules/rewrite.js";
 import { compileTemplate, fillTemplate } from "../../src/rules/template.js";
@@ -117,24 +118,33 @@ describe("path patterns", () => {
       .map(([parts, end]) => parts.join("") + end);
     let matched = 0;
     let multi = 0;
+    // slashesFit, the count a rule checks before matching: it may only rule out non-matches.
+    let ruledOut = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(segment, { arbitrary: tricky, weight: 3 }), { maxLength: 3 }),
+        fc.array(fc.oneof(segment, { arbitrary: tricky, weight: 3 }), { maxLength: 4 }),
         fc.boolean(),
         (segments, slash) => {
           const path = `/${segments.join("/")}${slash && segments.length > 0 ? "/" : ""}`;
+          const slashes = path.split("/").length - 1;
+          const trailing = path.length > 1 && path.endsWith("/");
           for (const p of patterns) {
             const m = referenceRegex(p.source).exec(path);
             if (m !== null && p.names.length >= 2 && !p.source.includes("*")) multi++;
             const expected = m === null ? undefined : p.names.map((_, i) => m[i + 1] ?? "");
             assert.deepEqual(matchPathPattern(p, path), expected, `${p.source} on ${path}`);
             if (m !== null) matched++;
+            if (!slashesFit(p, slashes, trailing)) {
+              ruledOut++;
+              assert.equal(m, null, `slashesFit ruled out ${p.source} on ${path}`);
+            }
           }
         },
       ),
       { seed: 20261203, numRuns: 2000 },
     );
     assert.ok(matched > 2000, `only ${matched} matches: the generator must reach the accepting branch`);
+    assert.ok(ruledOut > 2000, `slashesFit ruled out only ${ruledOut} pairs`);
     assert.ok(multi > 100, `only ${multi} matches of a pattern with two captures in a segment`);
   });
 
