@@ -1,7 +1,7 @@
 import { removeDirectoryIndex } from "../url/directory-index.js";
 import { removeDotSegments } from "../url/dot-segments.js";
 import { stripTrailingDot } from "../url/host.js";
-import { normalizePercentEncoding } from "../url/percent-encoding.js";
+import { type Component, normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
 import { applyTrailingSlash } from "../url/trailing-slash.js";
 import { userinfoOf } from "../url/userinfo.js";
@@ -40,7 +40,11 @@ export interface GenericResult {
   params: readonly QueryParam[] | undefined;
 }
 
-/** What the generic pass reads of a parsed URL: a `URL`, or the same parts read off a text the parser would leave alone (serializedUrl). */
+/**
+ * What the generic pass reads of a parsed URL: a `URL`, or the same parts read off a text the parser
+ * would leave alone (serializedUrl), whose path, query and fragment then hold no character those
+ * components need encoded: only a "%" can need work there.
+ */
 export type ParsedParts = Pick<
   URL,
   "href" | "protocol" | "username" | "password" | "hostname" | "port" | "pathname" | "search" | "hash"
@@ -89,7 +93,11 @@ export function genericPass(
   const rawPassword = options.stripUserinfo ? "" : url.password;
   const username = rawUser === "" ? "" : normalizePercentEncoding(rawUser, "userinfo");
   const password = rawPassword === "" ? "" : normalizePercentEncoding(rawPassword, "userinfo");
-  let path = normalizePath(url.pathname);
+  // A text read by serializedUrl (anything but a URL) holds in its path, query and fragment only
+  // characters those components allow raw, and "%": without one there is nothing to normalize,
+  // which one native search tells for less than the normalization's class scan (~30 ns each).
+  const text = !(url instanceof URL);
+  let path = removeDotSegments(textNormal(url.pathname, "path", text));
   if (options.removeSessionIds) path = removePathSessionIds(path);
   if (options.removeDirectoryIndex) path = removeDirectoryIndex(path);
   const pathname = applyTrailingSlash(path, options.trailingSlash);
@@ -100,7 +108,7 @@ export function genericPass(
   let search = "";
   const rawSearch = url.search;
   if (rawSearch.length > 1) {
-    let query = normalizePercentEncoding(rawSearch.slice(1), "query");
+    let query = textNormal(rawSearch.slice(1), "query", text);
     let sessionNames: string[] | undefined;
     if (options.removeSessionIds) {
       const without = removeQuerySessionIds(query);
@@ -137,8 +145,7 @@ export function genericPass(
   const href = `${protocol}//${userinfo}${hostname}${port === "" ? "" : `:${port}`}${pathname}${search}`;
 
   const hash = url.hash;
-  const fragment =
-    hash.length > 1 ? normalizePercentEncoding(hash.slice(1), "fragment") : hash === "#" ? "" : null;
+  const fragment = hash.length > 1 ? textNormal(hash.slice(1), "fragment", text) : hash === "#" ? "" : null;
   // An empty query ("?") is spelled "" by the URL getter, as `new URL(href).search` would.
   return {
     href,
@@ -194,6 +201,10 @@ export function removeMatching(
     } else if (kept !== undefined) kept.push(p);
   }
   return kept ?? params;
+}
+
+function textNormal(s: string, component: Component, text: boolean): string {
+  return text && !s.includes("%") ? s : normalizePercentEncoding(s, component);
 }
 
 function countPairs(query: string): number {
