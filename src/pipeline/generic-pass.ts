@@ -23,6 +23,11 @@ export interface GenericResult {
   pathname: string;
   /** `?` and the query, or empty. */
   search: string;
+  /**
+   * `""`: the fragment is `fragment`'s. The pipeline sets it to `#` and the fragment when a
+   * domain rule keeps it, for the rule that reads this record as its {@link UrlParts}.
+   */
+  hash: string;
   /** The input's fragment, percent-normalized, without `#`; `null` when it had none. */
   fragment: string | null;
   /** Names removed as tracking, in input order. */
@@ -156,6 +161,7 @@ export function genericPass(
     port,
     pathname,
     search: search === "?" ? "" : search,
+    hash: "",
     fragment,
     stripped,
     inputParams,

@@ -241,17 +241,16 @@ function runParsed(
   let strip: readonly string[] | undefined;
   if (lookup.findParts !== undefined) {
     // Declarative rules only: they read the generic pass's parts, which are what a parse of
-    // generic.href would give (tests/properties/generic-parts.property.test.ts), minus the parse.
-    const { protocol, username, password, hostname, port, pathname, search } = generic;
-    const parts: UrlParts = { protocol, username, password, hostname, port, pathname, search, hash: "" };
-    declared = lookup.findParts(parts);
+    // generic.href would give (tests/properties/generic-parts.property.test.ts), minus the parse;
+    // the record itself is their input (no copy of its parts per link).
+    declared = lookup.findParts(generic);
     if (declared === undefined) return unchangedResult(generic, withFragment, steps, options, depth, raw);
     if (generic.fragment !== null && keepsFragment(declared, generic.fragment))
-      parts.hash = `#${generic.fragment}`;
+      generic.hash = `#${generic.fragment}`;
     rule = declared;
     // Read on the input: the rule's stripParams apply only where one of its patterns did.
-    strip = declared.stripParamsFor(parts);
-    output = applyDeclared(declared, parts, generic.params);
+    strip = declared.stripParamsFor(generic);
+    output = applyDeclared(declared, generic, generic.params);
   } else {
     // Code rules are handed a URL; a list whose code rules say from the text that they leave the
     // link alone (the ClearURLs pack) spares building it.
