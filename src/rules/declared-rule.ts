@@ -373,7 +373,7 @@ export class DeclaredRule implements DomainRule {
     for (const p of this.#c.patterns) {
       if (!slashesFit(p.match, slashes, trailing)) continue;
       if (p.hosts !== undefined && !p.hosts.has(host)) continue;
-      values = matchPathPattern(p.match, path);
+      values = matchPathPattern(p.match, path, slashes);
       if (values !== undefined) {
         found = p;
         break;

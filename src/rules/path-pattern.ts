@@ -330,7 +330,11 @@ export function compilePathPattern(text: string): Parsed<CompiledPathPattern> {
  * p.ok && matchPathPattern(p.value, "/dp/B0"); // ["B0", ""]
  * ```
  */
-export function matchPathPattern(pattern: CompiledPathPattern, path: string): string[] | undefined {
+export function matchPathPattern(
+  pattern: CompiledPathPattern,
+  path: string,
+  slashes = -1,
+): string[] | undefined {
   if (!path.startsWith(pattern.prefix) || path.charCodeAt(0) !== 0x2f) return undefined;
   if (pattern.root) return path.length === 1 ? [] : undefined;
   const values: string[] = [];
@@ -344,9 +348,13 @@ export function matchPathPattern(pattern: CompiledPathPattern, path: string): st
     else return undefined;
     return values;
   }
-  if (matchSegments(pattern.segments, path, path.length, values) === path.length) return values;
+  // A caller that counted the path's slashes (see slashesFit) says which reading can fit: k of
+  // them the whole path, k + 1 the path less its trailing slash.
+  const k = pattern.segments.length;
+  if (slashes !== k + 1 && matchSegments(pattern.segments, path, path.length, values) === path.length)
+    return values;
   // One trailing slash is tolerated; captures never hold a slash, so at most one reading fits.
-  if (path.length > 1 && path.charCodeAt(path.length - 1) === 0x2f) {
+  if (slashes !== k && path.length > 1 && path.charCodeAt(path.length - 1) === 0x2f) {
     values.length = 0;
     if (matchSegments(pattern.segments, path, path.length - 1, values) === path.length - 1) return values;
   }
@@ -366,8 +374,13 @@ export function matchPathPattern(pattern: CompiledPathPattern, path: string): st
  * ```
  */
 export function slashesFit(pattern: CompiledPathPattern, slashes: number, trailing: boolean): boolean {
-  const k = pattern.segments.length;
-  return pattern.rest ? slashes >= k : slashes === k || (trailing && slashes === k + 1);
+  const segments = pattern.segments;
+  const k = segments.length;
+  if (pattern.rest) return slashes >= k;
+  // With a trailing slash and k slashes, the last segment is empty: only an empty literal takes it.
+  if (slashes !== k) return trailing && slashes === k + 1;
+  const last = segments[k - 1]?.literals;
+  return !trailing || (last?.length === 1 && last[0] === "");
 }
 
 // Matches the segments against path[1, limit), pushing capture values. Returns where the last

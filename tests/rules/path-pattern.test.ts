@@ -133,6 +133,8 @@ describe("path patterns", () => {
             if (m !== null && p.names.length >= 2 && !p.source.includes("*")) multi++;
             const expected = m === null ? undefined : p.names.map((_, i) => m[i + 1] ?? "");
             assert.deepEqual(matchPathPattern(p, path), expected, `${p.source} on ${path}`);
+            // Told the count, it tries only the reading that can fit.
+            assert.deepEqual(matchPathPattern(p, path, slashes), expected, `${p.source} on ${path}, counted`);
             if (m !== null) matched++;
             if (!slashesFit(p, slashes, trailing)) {
               ruledOut++;
@@ -162,6 +164,31 @@ describe("path patterns", () => {
 });
 
 describe("templates and rewrites", () => {
+  it("{name:lower} folds A-Z only, escapes and other letters kept (fast-check, fixed seed)", () => {
+    const template = compileTemplate("/{a:lower}", ["a"]);
+    assert.ok(template.ok);
+    const reference = (v: string) =>
+      v.replace(/%[0-9A-Fa-f]{2}|[A-Z]+/g, (m) => (m.charCodeAt(0) === 0x25 ? m : m.toLowerCase()));
+    const reached = { plain: 0, escaped: 0, unchanged: 0 };
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "Z", "Q", "%2F", "%c3", "%", "É", "ǅ", "İ", "-", "1"), {
+          maxLength: 6,
+        }),
+        (pieces) => {
+          const value = pieces.join("");
+          const out = fillTemplate(template.value, [value]);
+          assert.equal(out, `/${reference(value)}`, value);
+          if (out === `/${value}`) reached.unchanged++;
+          else if (/[%\u0080-\uffff]/.test(value)) reached.escaped++;
+          else reached.plain++;
+        },
+      ),
+      { seed: 20261205, numRuns: 2000 },
+    );
+    for (const [branch, count] of Object.entries(reached)) assert.ok(count > 100, `${branch}: ${count}`);
+  });
+
   it("a template may only use the pattern's captures", () => {
     assert.deepEqual(compileTemplate("https://{target}", ["target"]), { ok: true, value: ["https://", 0] });
     assert.match(message(compileTemplate("/watch?v={idd}", ["id"])), /not a capture.*known: id/);
