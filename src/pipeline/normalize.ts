@@ -553,17 +553,10 @@ function finalPass(
     // What the final pass keeps, without the names of what the rule dropped: no Set of names.
     // The rewrite's pairs, when it gave them: its query is their join (RewrittenParts.params).
     const given = normalized ? (url as RewrittenParts).params : undefined;
-    if (options.stripTracking) {
-      // Pairs the rule was handed went through this very matcher in the generic pass: only those
-      // the rewrite set can be tracking (golden rule links: see bench/README.md, "third pass").
-      const fresh = given !== undefined ? (url as RewrittenParts).fresh : undefined;
-      params =
-        fresh !== undefined && options === genericOptions
-          ? fresh === 0
-            ? params
-            : removeFresh(params, fresh, options.isTracking, removed)
-          : removeMatching(params, options.isTracking, removed);
-    }
+    // Pairs the rule was handed went through this very matcher in the generic pass: unless the
+    // rewrite set some, none can go (golden rule links: see bench/README.md, "third pass").
+    if (options.stripTracking && !(options === genericOptions && (url as RewrittenParts).handed === true))
+      params = removeMatching(params, options.isTracking, removed);
     if (strip !== undefined && strip.length > 0)
       params = removeMatching(params, ruleNoiseFor(strip), removed);
     if (options.sortParams) params = sortQueryParams(params);
@@ -590,18 +583,6 @@ function finalPass(
   if (options.sortParams) params = sortQueryParams(params);
   if (params.length > 0) href += `?${joinQuery(params)}`;
   return { href: withHash(href, url, rule, options), removed };
-}
-
-// removeMatching over the first `fresh` pairs only; the others are kept as they are.
-function removeFresh(
-  params: readonly QueryParam[],
-  fresh: number,
-  isNoise: TrackingMatcher,
-  removed: string[],
-): readonly QueryParam[] {
-  const head = params.slice(0, fresh);
-  const kept = removeMatching(head, isNoise, removed);
-  return kept === head ? params : [...kept, ...params.slice(fresh)];
 }
 
 // A rule's strip list as a matcher. Cached per list only for the common case; a keepParams list

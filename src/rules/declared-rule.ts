@@ -91,12 +91,10 @@ export interface RewrittenParts extends UrlParts {
    */
   readonly params?: readonly QueryParam[] | undefined;
   /**
-   * With `params`: how many of them, first, the rewrite set itself; the others are pairs of the
-   * `params` the rule was handed, in their order (a subset: the rule only drops or keeps them).
-   * The final pass asks its tracking matcher about those set pairs only, when it is the one the
-   * generic pass removed the handed pairs with.
+   * Every pair of `params` is one of the pairs the rule was handed (it set none, only dropped or
+   * kept them): the final pass need not ask the generic pass's tracking matcher about them again.
    */
-  readonly fresh?: number | undefined;
+  readonly handed?: boolean;
 }
 
 /**
@@ -568,7 +566,6 @@ export class DeclaredRule implements DomainRule {
 
     let search = url.search;
     let outParams = params;
-    let fresh = 0;
     if (setPairs !== undefined || (keep !== undefined && search.length > 1)) {
       // Pairs as written, never decoded and re-encoded, so kept parameters keep the generic pass's
       // encoding.
@@ -589,7 +586,6 @@ export class DeclaredRule implements DomainRule {
       if (changed) {
         search = pairs.length > 0 ? `?${joinQuery(pairs)}` : "";
         outParams = pairs;
-        fresh = setPairs?.length ?? 0;
       }
     }
 
@@ -616,7 +612,7 @@ export class DeclaredRule implements DomainRule {
       search,
       hash,
       params: outParams,
-      fresh: params === undefined ? undefined : fresh,
+      handed: params !== undefined && setPairs === undefined,
       stable,
     };
   }
