@@ -70,6 +70,7 @@ const NO_PARAMS: readonly QueryParam[] = [];
  * The fragment is never part of `href`; it is returned apart so a domain rule may keep it.
  * `urlHostname` is `url.hostname`, for a caller that has read it already: the same string comes
  * back as `hostname` when no step changes it, so the rule lookup's probe does not hash it again.
+ * With `listStripped` false (a caller that reads only the URL), `stripped` is left empty.
  *
  * @example
  * ```ts
@@ -81,6 +82,7 @@ export function genericPass(
   url: ParsedParts,
   options: ResolvedNormalizeOptions,
   urlHostname: string = url.hostname,
+  listStripped = true,
 ): GenericResult {
   const identity = options.preset === "identity";
   let hostname = identity ? stripTrailingDot(urlHostname) : urlHostname;
@@ -128,8 +130,11 @@ export function genericPass(
     if (options.stripTracking || options.sortParams) {
       const split = splitQuery(query);
       inputParams = split;
-      if (options.stripTracking || sessionNames !== undefined) stripped = [...(sessionNames ?? [])];
-      const kept = options.stripTracking ? removeMatching(split, options.isTracking, stripped) : split;
+      if (listStripped && (options.stripTracking || sessionNames !== undefined))
+        stripped = [...(sessionNames ?? [])];
+      const kept = options.stripTracking
+        ? removeMatching(split, options.isTracking, listStripped ? stripped : undefined)
+        : split;
       const ordered = options.sortParams ? sortQueryParams(kept) : kept;
       // Nothing removed, reordered or dropped (no empty segment): the query stands as it is.
       if (ordered === split && split.length === countPairs(query)) search = `?${query}`;
@@ -184,7 +189,8 @@ export function normalizePath(pathname: string): string {
 }
 
 /**
- * Removes the pairs whose name `isNoise` accepts, pushing removed names onto `removed` in order.
+ * Removes the pairs whose name `isNoise` accepts, pushing removed names onto `removed` in order
+ * (when given: normalize() reads none of them).
  * Returns the kept pairs (the input array itself when none was removed).
  *
  * @example
@@ -196,14 +202,14 @@ export function normalizePath(pathname: string): string {
 export function removeMatching(
   params: readonly QueryParam[],
   isNoise: TrackingMatcher,
-  removed: string[],
+  removed?: string[],
 ): readonly QueryParam[] {
   let kept: QueryParam[] | undefined;
   for (let i = 0; i < params.length; i++) {
     const p = params[i] as QueryParam;
     if (isNoise(p.name)) {
       kept ??= params.slice(0, i);
-      removed.push(p.name);
+      removed?.push(p.name);
     } else if (kept !== undefined) kept.push(p);
   }
   return kept ?? params;

@@ -214,7 +214,7 @@ function runParsed(
   steps?.push({ stage: "parse", url: url.href });
   // withExemptions(options, lookup, hostname), already probed.
   const hostOptions = facts.options;
-  const generic = genericPass(url, hostOptions, hostname);
+  const generic = genericPass(url, hostOptions, hostname, steps !== undefined);
   steps?.push({ stage: "generic", url: generic.href });
   // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
   checkUrlLength(generic.href, "the normalized URL", generic.href);
@@ -532,11 +532,12 @@ function finalPass(
   // A declarative rewrite that skipped the parse is made of percent-normalized parts and literal
   // text without escapes: normalizing its path and query again would change nothing.
   const normalized = !(url instanceof URL);
-  const removed: string[] = [];
+  const keep = options.keepParams;
+  // Names are pushed only where they are read (explain) or compared (keepParams).
+  const removed: string[] = listRemoved || keep.length > 0 ? [] : NOT_LISTED;
   const user = userinfoOf(url.username, url.password);
   let href = `${url.protocol}//${user}${url.host}${normalized ? url.pathname : normalizePath(url.pathname)}`;
   const search = url.search;
-  const keep = options.keepParams;
   if (search.length <= 1 && keep.length === 0) {
     // Most rules end in a query-free form (x.com/u/status/1, /p/ID/): every input parameter went.
     if (listRemoved) for (const { name } of inputParams) removed.push(name);
@@ -556,9 +557,8 @@ function finalPass(
     // Pairs the rule was handed went through this very matcher in the generic pass: unless the
     // rewrite set some, none can go (golden rule links: see bench/README.md, "third pass").
     if (options.stripTracking && !(options === genericOptions && (url as RewrittenParts).handed === true))
-      params = removeMatching(params, options.isTracking, removed);
-    if (strip !== undefined && strip.length > 0)
-      params = removeMatching(params, ruleNoiseFor(strip), removed);
+      params = removeMatching(params, options.isTracking);
+    if (strip !== undefined && strip.length > 0) params = removeMatching(params, ruleNoiseFor(strip));
     if (options.sortParams) params = sortQueryParams(params);
     // Nothing went and nothing moved: the rewrite's own query text stands.
     if (params === given) href += search;

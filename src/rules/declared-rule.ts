@@ -462,8 +462,12 @@ export class DeclaredRule implements DomainRule {
   #rememberedTarget(url: UrlParts): URL | undefined {
     if (this.#remembers(url)) return this.#unwrapTargetUrl;
     const target = this.#unwrapTarget(url);
-    this.#unwrapKey = [url.protocol, url.hostname, url.pathname, url.search];
-    this.#unwrapTargetUrl = target;
+    // Only a target is kept for applyParts: a link that carries none (most links on a host with a
+    // wrapper path) is not asked again, and its key would be an array per rule per link.
+    if (target !== undefined) {
+      this.#unwrapKey = [url.protocol, url.hostname, url.pathname, url.search];
+      this.#unwrapTargetUrl = target;
+    }
     return target;
   }
 
