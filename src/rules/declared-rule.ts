@@ -1,4 +1,4 @@
-import { joinQuery, type QueryParam } from "../url/query-params.js";
+import { joinQuery, type QueryParam, splitQuery } from "../url/query-params.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
 import type { DeclarativeRule } from "./declarative-rule.js";
@@ -574,19 +574,12 @@ export class DeclaredRule implements DomainRule {
       // Pairs as written, never decoded and re-encoded, so kept parameters keep the generic pass's
       // encoding.
       const pairs = setPairs ?? [];
-      let changed = setPairs !== undefined;
-      if (params !== undefined) {
-        for (const pair of params)
-          if (setNames?.includes(pair.name) || (keep !== undefined && !keep.has(pair.name))) changed = true;
-          else pairs.push(pair);
-      } else if (search.length > 1)
-        for (const raw of search.slice(1).split("&")) {
-          const eq = raw.indexOf("=");
-          const name = eq === -1 ? raw : raw.slice(0, eq);
-          if (raw === "" || setNames?.includes(name) || (keep !== undefined && !keep.has(name)))
-            changed = true;
-          else pairs.push({ name, value: eq === -1 ? null : raw.slice(eq + 1) });
-        }
+      // A query not handed over as pairs is split here and always written again: the same text,
+      // less its empty segments.
+      let changed = setPairs !== undefined || params === undefined;
+      for (const pair of params ?? splitQuery(search.slice(1)))
+        if (setNames?.includes(pair.name) || (keep !== undefined && !keep.has(pair.name))) changed = true;
+        else pairs.push(pair);
       if (changed) {
         search = pairs.length > 0 ? `?${joinQuery(pairs)}` : "";
         outParams = pairs;
