@@ -266,7 +266,9 @@ function runParsed(
   }
   if (output === undefined) return unchangedResult(generic, withFragment, steps, options, depth, raw);
   steps?.push({ stage: "rule", url: output.href, rule: rule.name });
-  checkUrlLength(output.href, `the output of rule "${rule.name}"`, generic.href);
+  // The message is built only for a rewrite over the bound (it was a new string per rule link).
+  if (output.href.length > MAX_URL_LENGTH)
+    checkUrlLength(output.href, `the output of rule "${rule.name}"`, generic.href);
 
   // The rule no longer claims its own output (it moved the link to another site), or it unwrapped
   // one: the new link takes the whole pipeline from the start. An unwrap rule's output may be a
