@@ -214,7 +214,7 @@ function runParsed(
   steps?.push({ stage: "parse", url: url.href });
   // withExemptions(options, lookup, hostname), already probed.
   const hostOptions = facts.options;
-  const generic = genericPass(url, hostOptions, hostname);
+  const generic = genericPass(url, hostOptions, hostname, steps !== undefined);
   steps?.push({ stage: "generic", url: generic.href });
   // The parse percent-encodes (up to 9 characters for one), so the bound is checked again here.
   checkUrlLength(generic.href, "the normalized URL", generic.href);
@@ -229,7 +229,11 @@ function runParsed(
 
   // Rules see the generic URL without its fragment; the fragment is offered only to a rule that
   // keeps it. The host prefilter spares the URL parse for hosts no rule claims.
-  if (lookup === undefined || !lookup.mayMatch(generic.hostname))
+  // facts.claimed is mayMatch's answer for the host the generic pass nearly always leaves as it is.
+  if (
+    lookup === undefined ||
+    !(generic.hostname === hostname ? facts.claimed : lookup.mayMatch(generic.hostname))
+  )
     return unchangedResult(generic, withFragment, steps, options, depth, raw);
   let rule: DomainRule | undefined;
   let declared: DeclaredRule | undefined;
@@ -237,17 +241,16 @@ function runParsed(
   let strip: readonly string[] | undefined;
   if (lookup.findParts !== undefined) {
     // Declarative rules only: they read the generic pass's parts, which are what a parse of
-    // generic.href would give (tests/properties/generic-parts.property.test.ts), minus the parse.
-    const { protocol, username, password, hostname, port, pathname, search } = generic;
-    const parts: UrlParts = { protocol, username, password, hostname, port, pathname, search, hash: "" };
-    declared = lookup.findParts(parts);
+    // generic.href would give (tests/properties/generic-parts.property.test.ts), minus the parse;
+    // the record itself is their input (no copy of its parts per link).
+    declared = lookup.findParts(generic);
     if (declared === undefined) return unchangedResult(generic, withFragment, steps, options, depth, raw);
     if (generic.fragment !== null && keepsFragment(declared, generic.fragment))
-      parts.hash = `#${generic.fragment}`;
+      generic.hash = `#${generic.fragment}`;
     rule = declared;
     // Read on the input: the rule's stripParams apply only where one of its patterns did.
-    strip = declared.stripParamsFor(parts);
-    output = applyDeclared(declared, parts, generic.params);
+    strip = declared.stripParamsFor(generic);
+    output = applyDeclared(declared, generic, generic.params);
   } else {
     // Code rules are handed a URL; a list whose code rules say from the text that they leave the
     // link alone (the ClearURLs pack) spares building it.
@@ -263,7 +266,9 @@ function runParsed(
   }
   if (output === undefined) return unchangedResult(generic, withFragment, steps, options, depth, raw);
   steps?.push({ stage: "rule", url: output.href, rule: rule.name });
-  checkUrlLength(output.href, `the output of rule "${rule.name}"`, generic.href);
+  // The message is built only for a rewrite over the bound (it was a new string per rule link).
+  if (output.href.length > MAX_URL_LENGTH)
+    checkUrlLength(output.href, `the output of rule "${rule.name}"`, generic.href);
 
   // The rule no longer claims its own output (it moved the link to another site), or it unwrapped
   // one: the new link takes the whole pipeline from the start. An unwrap rule's output may be a
@@ -299,6 +304,7 @@ function runParsed(
     output.hostname === hostname ? hostOptions : withExemptions(options, lookup, output.hostname),
     generic.inputParams,
     steps !== undefined,
+    hostOptions,
   );
   // The rule's output carries a fragment only when the rule keeps it; one the options keep
   // (every fragment, or a route) goes back on unless the rule put one there.
@@ -523,15 +529,17 @@ function finalPass(
   options: ResolvedNormalizeOptions,
   inputParams: readonly QueryParam[],
   listRemoved: boolean,
+  genericOptions: ResolvedNormalizeOptions,
 ): { href: string; removed: string[] } {
   // A declarative rewrite that skipped the parse is made of percent-normalized parts and literal
   // text without escapes: normalizing its path and query again would change nothing.
   const normalized = !(url instanceof URL);
-  const removed: string[] = [];
+  const keep = options.keepParams;
+  // Names are pushed only where they are read (explain) or compared (keepParams).
+  const removed: string[] = listRemoved || keep.length > 0 ? [] : NOT_LISTED;
   const user = userinfoOf(url.username, url.password);
   let href = `${url.protocol}//${user}${url.host}${normalized ? url.pathname : normalizePath(url.pathname)}`;
   const search = url.search;
-  const keep = options.keepParams;
   if (search.length <= 1 && keep.length === 0) {
     // Most rules end in a query-free form (x.com/u/status/1, /p/ID/): every input parameter went.
     if (listRemoved) for (const { name } of inputParams) removed.push(name);
@@ -546,11 +554,17 @@ function finalPass(
       : [];
   if (!listRemoved && keep.length === 0) {
     // What the final pass keeps, without the names of what the rule dropped: no Set of names.
-    if (options.stripTracking) params = removeMatching(params, options.isTracking, removed);
-    if (strip !== undefined && strip.length > 0)
-      params = removeMatching(params, ruleNoiseFor(strip), removed);
+    // The rewrite's pairs, when it gave them: its query is their join (RewrittenParts.params).
+    const given = normalized ? (url as RewrittenParts).params : undefined;
+    // Pairs the rule was handed went through this very matcher in the generic pass: unless the
+    // rewrite set some, none can go (golden rule links: see bench/README.md, "third pass").
+    if (options.stripTracking && !(options === genericOptions && (url as RewrittenParts).handed === true))
+      params = removeMatching(params, options.isTracking);
+    if (strip !== undefined && strip.length > 0) params = removeMatching(params, ruleNoiseFor(strip));
     if (options.sortParams) params = sortQueryParams(params);
-    if (params.length > 0) href += `?${joinQuery(params)}`;
+    // Nothing went and nothing moved: the rewrite's own query text stands.
+    if (params === given) href += search;
+    else if (params.length > 0) href += `?${joinQuery(params)}`;
     return { href: withHash(href, url, rule, options), removed };
   }
   const names = new Set(params.map((p) => p.name));

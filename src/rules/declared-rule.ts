@@ -1,4 +1,4 @@
-import { joinQuery, type QueryParam } from "../url/query-params.js";
+import { joinQuery, type QueryParam, splitQuery } from "../url/query-params.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
 import type { DeclarativeRule } from "./declarative-rule.js";
@@ -9,6 +9,7 @@ import {
   compilePathPattern,
   matchPathPattern,
   type Parsed,
+  slashesFit,
 } from "./path-pattern.js";
 import { type CompiledRewrite, compileRewrite, rewriteQueryParams } from "./rewrite.js";
 import { compileTemplate, fillTemplate, type Template } from "./template.js";
@@ -89,6 +90,11 @@ export interface RewrittenParts extends UrlParts {
    * rule was handed the input's pairs: the final pass then need not split the query again.
    */
   readonly params?: readonly QueryParam[] | undefined;
+  /**
+   * Every pair of `params` is one of the pairs the rule was handed (it set none, only dropped or
+   * kept them): the final pass need not ask the generic pass's tracking matcher about them again.
+   */
+  readonly handed?: boolean;
 }
 
 /**
@@ -356,9 +362,16 @@ export class DeclaredRule implements DomainRule {
     if (path === this.#lastPath && host === this.#lastHost) return this.#lastPattern;
     let found: CompiledPattern | undefined;
     let values: string[] | undefined;
+    // A pattern of k segments matches a path of k slashes (k + 1 with a trailing one), one with a
+    // rest capture a path of k or more: counted once, it rules out most patterns that share a
+    // prefix with the path (Reddit's eight, GitHub's four) before their segments are matched.
+    let slashes = 0;
+    for (let i = path.indexOf("/"); i !== -1; i = path.indexOf("/", i + 1)) slashes++;
+    const trailing = path.length > 1 && path.charCodeAt(path.length - 1) === 0x2f;
     for (const p of this.#c.patterns) {
+      if (!slashesFit(p.match, slashes, trailing)) continue;
       if (p.hosts !== undefined && !p.hosts.has(host)) continue;
-      values = matchPathPattern(p.match, path);
+      values = matchPathPattern(p.match, path, slashes);
       if (values !== undefined) {
         found = p;
         break;
@@ -449,8 +462,12 @@ export class DeclaredRule implements DomainRule {
   #rememberedTarget(url: UrlParts): URL | undefined {
     if (this.#remembers(url)) return this.#unwrapTargetUrl;
     const target = this.#unwrapTarget(url);
-    this.#unwrapKey = [url.protocol, url.hostname, url.pathname, url.search];
-    this.#unwrapTargetUrl = target;
+    // Only a target is kept for applyParts: a link that carries none (most links on a host with a
+    // wrapper path) is not asked again, and its key would be an array per rule per link.
+    if (target !== undefined) {
+      this.#unwrapKey = [url.protocol, url.hostname, url.pathname, url.search];
+      this.#unwrapTargetUrl = target;
+    }
     return target;
   }
 
@@ -557,19 +574,12 @@ export class DeclaredRule implements DomainRule {
       // Pairs as written, never decoded and re-encoded, so kept parameters keep the generic pass's
       // encoding.
       const pairs = setPairs ?? [];
-      let changed = setPairs !== undefined;
-      if (params !== undefined) {
-        for (const pair of params)
-          if (setNames?.includes(pair.name) || (keep !== undefined && !keep.has(pair.name))) changed = true;
-          else pairs.push(pair);
-      } else if (search.length > 1)
-        for (const raw of search.slice(1).split("&")) {
-          const eq = raw.indexOf("=");
-          const name = eq === -1 ? raw : raw.slice(0, eq);
-          if (raw === "" || setNames?.includes(name) || (keep !== undefined && !keep.has(name)))
-            changed = true;
-          else pairs.push({ name, value: eq === -1 ? null : raw.slice(eq + 1) });
-        }
+      // A query not handed over as pairs is split here and always written again: the same text,
+      // less its empty segments.
+      let changed = setPairs !== undefined || params === undefined;
+      for (const pair of params ?? splitQuery(search.slice(1)))
+        if (setNames?.includes(pair.name) || (keep !== undefined && !keep.has(pair.name))) changed = true;
+        else pairs.push(pair);
       if (changed) {
         search = pairs.length > 0 ? `?${joinQuery(pairs)}` : "";
         outParams = pairs;
@@ -599,6 +609,7 @@ export class DeclaredRule implements DomainRule {
       search,
       hash,
       params: outParams,
+      handed: params !== undefined && setPairs === undefined,
       stable,
     };
   }

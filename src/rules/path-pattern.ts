@@ -330,7 +330,11 @@ export function compilePathPattern(text: string): Parsed<CompiledPathPattern> {
  * p.ok && matchPathPattern(p.value, "/dp/B0"); // ["B0", ""]
  * ```
  */
-export function matchPathPattern(pattern: CompiledPathPattern, path: string): string[] | undefined {
+export function matchPathPattern(
+  pattern: CompiledPathPattern,
+  path: string,
+  slashes = -1,
+): string[] | undefined {
   if (!path.startsWith(pattern.prefix) || path.charCodeAt(0) !== 0x2f) return undefined;
   if (pattern.root) return path.length === 1 ? [] : undefined;
   const values: string[] = [];
@@ -344,13 +348,39 @@ export function matchPathPattern(pattern: CompiledPathPattern, path: string): st
     else return undefined;
     return values;
   }
-  if (matchSegments(pattern.segments, path, path.length, values) === path.length) return values;
+  // A caller that counted the path's slashes (see slashesFit) says which reading can fit: k of
+  // them the whole path, k + 1 the path less its trailing slash.
+  const k = pattern.segments.length;
+  if (slashes !== k + 1 && matchSegments(pattern.segments, path, path.length, values) === path.length)
+    return values;
   // One trailing slash is tolerated; captures never hold a slash, so at most one reading fits.
-  if (path.length > 1 && path.charCodeAt(path.length - 1) === 0x2f) {
+  if (slashes !== k && path.length > 1 && path.charCodeAt(path.length - 1) === 0x2f) {
     values.length = 0;
     if (matchSegments(pattern.segments, path, path.length - 1, values) === path.length - 1) return values;
   }
   return undefined;
+}
+
+/**
+ * Whether a path of `slashes` slashes (`trailing`: its last character is a `/` after the root)
+ * can match `pattern` at all: k segments need k slashes (k + 1 with a trailing one tolerated), a
+ * rest capture k or more. A caller that tries several patterns on one path counts once and skips
+ * {@link matchPathPattern} where this says no (it would return `undefined`).
+ *
+ * @example
+ * ```ts
+ * const p = compilePathPattern("/{owner}/{repo}");
+ * p.ok && slashesFit(p.value, 4, false); // false: "/a/b/blob/c" has four
+ * ```
+ */
+export function slashesFit(pattern: CompiledPathPattern, slashes: number, trailing: boolean): boolean {
+  const segments = pattern.segments;
+  const k = segments.length;
+  if (pattern.rest) return slashes >= k;
+  // With a trailing slash and k slashes, the last segment is empty: only an empty literal takes it.
+  if (slashes !== k) return trailing && slashes === k + 1;
+  const last = segments[k - 1]?.literals;
+  return !trailing || (last?.length === 1 && last[0] === "");
 }
 
 // Matches the segments against path[1, limit), pushing capture values. Returns where the last

@@ -4,6 +4,8 @@ import type { DomainRule } from "./domain-rule.js";
 import { groupOf, type RuleGroup } from "./rule-group.js";
 
 const NONE: readonly number[] = Object.freeze([]);
+const MAX_HOSTS = 1024;
+const MAX_HOST_LENGTH = 253;
 
 function push(map: Map<string, number[]>, key: string, index: number): void {
   const list = map.get(key);
@@ -113,17 +115,35 @@ export function createRuleMatcher(
     return best;
   };
 
-  return (url: URL & UrlParts): DomainRule | DeclaredRule | undefined => {
-    const host = url.hostname;
-    let best = firstOnHost(exact.get(host) ?? NONE, url, list.length);
+  // The declarative rules that claim a host, exact and wildcard ones merged in list order.
+  const candidatesOf = (host: string): readonly number[] => {
+    let found = exact.get(host) ?? NONE;
     if (hasWildcards) {
       // "*.example.com" claims every proper subdomain: try each parent name of the host.
       const from = Math.max(0, host.length - longestSuffix - 1);
       for (let dot = host.indexOf(".", from); dot !== -1; dot = host.indexOf(".", dot + 1)) {
-        const candidates = wildcard.get(host.slice(dot + 1));
-        if (candidates !== undefined) best = firstOnHost(candidates, url, best);
+        const more = wildcard.get(host.slice(dot + 1));
+        if (more !== undefined) found = [...new Set([...found, ...more])].sort((a, b) => a - b);
       }
     }
+    return found;
+  };
+  // Remembered per host name: a stream of links comes back to the same hosts, and the walk over
+  // the parent names (a slice and a Map probe each) was most of the lookup on a host with one rule.
+  // Bounded like the pipeline's other host memos; a name longer than DNS allows is not kept.
+  const byHost = new Map<string, readonly number[]>();
+
+  return (url: URL & UrlParts): DomainRule | DeclaredRule | undefined => {
+    const host = url.hostname;
+    let candidates = byHost.get(host);
+    if (candidates === undefined) {
+      candidates = candidatesOf(host);
+      if (host.length <= MAX_HOST_LENGTH) {
+        if (byHost.size >= MAX_HOSTS) byHost.clear();
+        byHost.set(host, candidates);
+      }
+    }
+    let best = firstOnHost(candidates, url, list.length);
     if (hasGroups) best = firstOpaque(url, best);
     else if (opaque.length > 0) best = firstMatch(opaque, url, best);
     return best < list.length ? list[best] : undefined;

@@ -6,6 +6,7 @@ import {
   compilePathPattern,
   matchPathPattern,
   passesCheck,
+  slashesFit,
 } from "../../src/rules/path-pattern.js";
 import { compileRewrite, rewriteQuery } from "../../src/rules/rewrite.js";
 import { compileTemplate, fillTemplate } from "../../src/rules/template.js";
@@ -117,24 +118,35 @@ describe("path patterns", () => {
       .map(([parts, end]) => parts.join("") + end);
     let matched = 0;
     let multi = 0;
+    // slashesFit, the count a rule checks before matching: it may only rule out non-matches.
+    let ruledOut = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(segment, { arbitrary: tricky, weight: 3 }), { maxLength: 3 }),
+        fc.array(fc.oneof(segment, { arbitrary: tricky, weight: 3 }), { maxLength: 4 }),
         fc.boolean(),
         (segments, slash) => {
           const path = `/${segments.join("/")}${slash && segments.length > 0 ? "/" : ""}`;
+          const slashes = path.split("/").length - 1;
+          const trailing = path.length > 1 && path.endsWith("/");
           for (const p of patterns) {
             const m = referenceRegex(p.source).exec(path);
             if (m !== null && p.names.length >= 2 && !p.source.includes("*")) multi++;
             const expected = m === null ? undefined : p.names.map((_, i) => m[i + 1] ?? "");
             assert.deepEqual(matchPathPattern(p, path), expected, `${p.source} on ${path}`);
+            // Told the count, it tries only the reading that can fit.
+            assert.deepEqual(matchPathPattern(p, path, slashes), expected, `${p.source} on ${path}, counted`);
             if (m !== null) matched++;
+            if (!slashesFit(p, slashes, trailing)) {
+              ruledOut++;
+              assert.equal(m, null, `slashesFit ruled out ${p.source} on ${path}`);
+            }
           }
         },
       ),
       { seed: 20261203, numRuns: 2000 },
     );
     assert.ok(matched > 2000, `only ${matched} matches: the generator must reach the accepting branch`);
+    assert.ok(ruledOut > 2000, `slashesFit ruled out only ${ruledOut} pairs`);
     assert.ok(multi > 100, `only ${multi} matches of a pattern with two captures in a segment`);
   });
 
@@ -152,6 +164,31 @@ describe("path patterns", () => {
 });
 
 describe("templates and rewrites", () => {
+  it("{name:lower} folds A-Z only, escapes and other letters kept (fast-check, fixed seed)", () => {
+    const template = compileTemplate("/{a:lower}", ["a"]);
+    assert.ok(template.ok);
+    const reference = (v: string) =>
+      v.replace(/%[0-9A-Fa-f]{2}|[A-Z]+/g, (m) => (m.charCodeAt(0) === 0x25 ? m : m.toLowerCase()));
+    const reached = { plain: 0, escaped: 0, unchanged: 0 };
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "Z", "Q", "%2F", "%c3", "%", "É", "ǅ", "İ", "-", "1"), {
+          maxLength: 6,
+        }),
+        (pieces) => {
+          const value = pieces.join("");
+          const out = fillTemplate(template.value, [value]);
+          assert.equal(out, `/${reference(value)}`, value);
+          if (out === `/${value}`) reached.unchanged++;
+          else if (/[%\u0080-\uffff]/.test(value)) reached.escaped++;
+          else reached.plain++;
+        },
+      ),
+      { seed: 20261205, numRuns: 2000 },
+    );
+    for (const [branch, count] of Object.entries(reached)) assert.ok(count > 100, `${branch}: ${count}`);
+  });
+
   it("a template may only use the pattern's captures", () => {
     assert.deepEqual(compileTemplate("https://{target}", ["target"]), { ok: true, value: ["https://", 0] });
     assert.match(message(compileTemplate("/watch?v={idd}", ["id"])), /not a capture.*known: id/);

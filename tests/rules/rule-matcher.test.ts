@@ -115,4 +115,25 @@ describe("createRuleMatcher", () => {
     assert.ok(hits > 150, `a rule matched in ${hits} runs`);
     assert.ok(declined > 100, `a host's rule declined in ${declined} runs`);
   });
+
+  // The candidates are remembered per host name (at most 1,024, names over 253 characters never):
+  // answers stay first-match in list order across the memo's clears, for names it keeps and not.
+  it("answers the same across the per-host memo's clears and for names it does not keep", () => {
+    const find = createRuleMatcher([
+      declared("wild-v1", ["*.w.example"], { pathPatterns: [{ match: "/p/{id}", rewrite: "/p/{id}" }] }),
+      declared("exact-v1", ["x.w.example", "*.w.example"]),
+    ]);
+    const long = `${"a".repeat(62)}.${"b".repeat(62)}.${"c".repeat(62)}.${"d".repeat(62)}.w.example`;
+    assert.ok(long.length > 253);
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 3000; i++) {
+        assert.equal(nameFor(find, `https://h${i}.w.example/p/1`), "wild-v1");
+        assert.equal(nameFor(find, `https://h${i}.w.example/q`), "exact-v1");
+      }
+      assert.equal(nameFor(find, `https://${long}/p/1`), "wild-v1");
+      assert.equal(nameFor(find, `https://${long}/q`), "exact-v1");
+      assert.equal(nameFor(find, "https://x.w.example/q"), "exact-v1");
+      assert.equal(nameFor(find, "https://w.example/p/1"), undefined);
+    }
+  });
 });
