@@ -160,9 +160,16 @@ describe("canonurl/core bundles and runs without Node", () => {
     // addition pays for itself (grouping the host tier by host list is the known cut). Issue 24's
     // third pass (the rule path: slash counts, a per-host candidate memo, the final pass's reuse
     // of the rewrite's query; paid for in part by the rewrite's own query loop going) measured
-    // 24,534 B: ~40 B left.
+    // 24,534 B alone, and the text lane's authority reader for links the parser would only
+    // respell (serializedAuthority, +~400 B, paid for in part by the host tier grouped by host
+    // list, -50 B gzip, -4.5 KB minified) 24,571 B alone; merged, 24,872 B. The ceiling moved to
+    // 25 KiB for them: they took identity from 4.20x to ~3.3x the bare parse on the golden corpus
+    // and rfc3986 from 2.42x to ~2.1x on the seeded one (bench/README.md), and no cut of the same
+    // size was found that keeps the user's rules checked in the core (path-pattern.ts's
+    // messages are the known candidate, ~500 B: they would have to move to a check every caller
+    // of the core still runs).
     const selection = await gzipOf("classify, defaultRules, explain, normalize");
-    assert.ok(selection <= 24 * 1024, `gzip ${selection} B`);
+    assert.ok(selection <= 25 * 1024, `gzip ${selection} B`);
     assert.ok(selection > 4 * 1024, `gzip ${selection} B: the bundle lost its rules?`);
     // classify alone: 3,016 B measured (issue 24's common-form path, ~200 B, paid for by shorter
     // code off the hot path); the rules, the pipeline or the rule compiler would double it.
