@@ -8,7 +8,7 @@ import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/
 import { type SerializedUrl, serializedHostEnd, serializedUrl } from "../url/serialized-host.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
-import { canonicalFastPath, canonicalFromSerialized } from "./canonical-fast-path.js";
+import { canonicalFastPath, canonicalFromNearText, canonicalFromSerialized } from "./canonical-fast-path.js";
 import type { Explanation, ExplanationStep } from "./explanation.js";
 import { type GenericResult, genericPass, normalizePath, removeMatching } from "./generic-pass.js";
 import { hostFacts, withExemptions } from "./host-options.js";
@@ -175,7 +175,7 @@ function run(
  */
 function readText(input: string, options: ResolvedNormalizeOptions): string | SerializedUrl | undefined {
   const hostEnd = serializedHostEnd(input);
-  if (hostEnd === -1) return undefined;
+  if (hostEnd === -1) return canonicalFromNearText(input, options, lookupFor(options), undefined);
   const lookup = lookupFor(options);
   const hostname = input.slice(input.charCodeAt(4) === 0x3a ? 7 : 8, hostEnd);
   const facts = hostFacts(options, lookup, hostname);

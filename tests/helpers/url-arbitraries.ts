@@ -249,7 +249,7 @@ const cleanOrOff = (clean: string[], off: string[]): fc.Arbitrary<string> =>
   );
 const nearScheme = cleanOrOff(
   ["http://", "https://"],
-  ["HTTP://", "http:/", "https:", "htt://", " https://"],
+  ["HTTP://", "Https://", "hTTPs://", "http:/", "https:", "htt://", " https://"],
 );
 const nearLabel = cleanOrOff(
   ["example", "a-b", "www", "x1", "m", "youtube", "github", "x", "reddit", "google", "amazon"],
@@ -261,7 +261,25 @@ const nearHost = fc
     cleanOrOff(["com", "test", "de"], ["com.", "1", "0x1", "xn--p1ai", "COM"]),
   )
   .map(([ls, tld]) => [...ls, tld].join("."));
-const nearAuthorityTail = cleanOrOff([""], [":80", ":443", ":8080", ":", "@", "\\", "u@"]);
+const nearAuthorityTail = cleanOrOff(
+  [""],
+  [
+    ":80",
+    ":443",
+    ":8080",
+    ":",
+    "@",
+    "\\",
+    "u@",
+    ":0080",
+    ":00443",
+    ":0",
+    ":65535",
+    ":65536",
+    ":99999",
+    ":1:2",
+  ],
+);
 const nearSegment = cleanOrOff(
   [
     "a",
@@ -278,7 +296,33 @@ const nearSegment = cleanOrOff(
     "%2F",
     ".well-known",
   ],
-  ["", ".", "..", "%2e", "a b", "a'b", "a\tb", "^", "|", "`", "{x}", "[1]", "\\", "é"],
+  [
+    "",
+    ".",
+    "..",
+    "%2e",
+    "%2E",
+    ".%2e",
+    "%2e%2E",
+    "%41",
+    "%c3%a9",
+    "%",
+    "%zz",
+    "a%2",
+    'a"b',
+    "<x>",
+    "a b",
+    "a'b",
+    "a\tb",
+    "^",
+    "|",
+    "`",
+    "{x}",
+    "[1]",
+    "\\",
+    "é",
+    "a\u007fb",
+  ],
 );
 const nearParam = cleanOrOff(
   [
@@ -295,7 +339,23 @@ const nearParam = cleanOrOff(
     "sid=1",
     "url=https%3A%2F%2Fx.test%2F",
   ],
-  ["'=1", "q=it's", "q=a b", "", "z=\t", "PHPSESSID=0123456789abcdefghijklemopqrstuv"],
+  [
+    "'=1",
+    "q=it's",
+    "q=a b",
+    "",
+    "z=\t",
+    "PHPSESSID=0123456789abcdefghijklemopqrstuv",
+    "x=%2525",
+    "q=a|b",
+    "q=%7E",
+    "q=<",
+    'q="',
+    "q=%",
+    "q={}",
+    "q=%c3%a9",
+    "Q=%2e",
+  ],
 );
 const nearFragment = fc.constantFrom("", "", "#", "#x", "#/r", "#!b", "#\t/r", "# x", "#/", "#x y");
 /** Strings spelled as the WHATWG parser would spell an http(s) URL, or with one thing off. */

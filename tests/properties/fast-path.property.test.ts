@@ -6,6 +6,7 @@ import { canonicalFastPath, canonicalFromText } from "../../src/pipeline/canonic
 import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
 import { ruleLookup } from "../../src/pipeline/rule-lookup.js";
 import { parseInput } from "../../src/url/parse-input.js";
+import { serializedHostEnd } from "../../src/url/serialized-host.js";
 import { fuzzRuns } from "../helpers/fuzz-runs.js";
 import { hostileUrl, nearSerialized, nestedWrappers, urlish } from "../helpers/url-arbitraries.js";
 
@@ -77,6 +78,11 @@ const suffixes = fc.constantFrom(
   "/a b",
 );
 
+// Before the fragment: an escape in lowercase hex or of an unreserved byte, a stray "%", a
+// character the normalization encodes, a dot segment.
+const REPAIRED_ON_TEXT =
+  /%(?![0-9A-F]{2})|%(?:4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE]|3[0-9]|2[DE])|[|^`{}<>"[\]]|\/\.\.?(?:[/?]|$)/;
+
 type Outcome = { ok: true; value: string } | { ok: false; code: string };
 
 function attempt(f: () => string): Outcome {
@@ -102,6 +108,10 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
       takenRepaired: 0,
       refused: 0,
       refusedFromText: 0,
+      // On text the parser would respell: its scheme's or host's case, a port (serializedAuthority).
+      takenFromNearText: 0,
+      // On text with an escape to normalize, a character the normalization encodes or a dot segment.
+      takenFromTextRepaired: 0,
     };
     const check = (input: string, options: NormalizeOptions | undefined): Outcome => {
       const full = attempt(() => explain(input, options).canonical);
@@ -136,6 +146,8 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
         assert.deepEqual(stripped, paramsStripped, `stripped names, ${where}`);
         if (mode === "text") {
           reached.takenFromText++;
+          if (serializedHostEnd(input) === -1) reached.takenFromNearText++;
+          if (REPAIRED_ON_TEXT.test(input.split("#")[0] as string)) reached.takenFromTextRepaired++;
           continue;
         }
         reached.taken++;

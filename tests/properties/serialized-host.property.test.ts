@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { serializedHostEnd, serializedUrl } from "../../src/url/serialized-host.js";
+import { serializedAuthority, serializedHostEnd, serializedUrl } from "../../src/url/serialized-host.js";
 import { fuzzRuns } from "../helpers/fuzz-runs.js";
 import { hostileUrl, nearSerialized, urlish } from "../helpers/url-arbitraries.js";
 
@@ -73,6 +73,58 @@ describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)",
       assert.equal(serializedHostEnd(input), -1, JSON.stringify(input));
     assert.equal(serializedHostEnd("https://a-b.example.com"), 23);
     assert.equal(serializedHostEnd("http://x1.test?q"), 14);
+  });
+
+  it("serializedAuthority writes scheme, host and port as the parser does", () => {
+    const reached = { accepted: 0, lowercased: 0, portDropped: 0, portKept: 0, refused: 0 };
+    // Four times the runs: a kept port needs an "off" tail on an otherwise clean authority.
+    const runs = RUNS * 4;
+    fc.assert(
+      fc.property(fc.oneof(nearSerialized, urlish, hostileUrl), (input) => {
+        const near = serializedAuthority(input);
+        if (near === undefined) {
+          reached.refused++;
+          return;
+        }
+        reached.accepted++;
+        let url: URL | undefined;
+        try {
+          url = new URL(input);
+        } catch {}
+        assert.ok(url !== undefined, `accepted ${JSON.stringify(input)}, which does not parse`);
+        assert.equal(near.prefix, `${url.protocol}//${url.host}`, JSON.stringify(input));
+        assert.equal(near.hostname, url.hostname, JSON.stringify(input));
+        assert.equal(url.username + url.password, "", `userinfo in ${JSON.stringify(input)}`);
+        // What follows the authority is the parser's to read as path, query or fragment.
+        const rest = input.slice(near.end);
+        assert.ok(rest === "" || "/?#".includes(rest.charAt(0)), JSON.stringify(input));
+        if (input.slice(0, near.end) !== near.prefix) {
+          if (input.slice(0, near.end).toLowerCase() === near.prefix) reached.lowercased++;
+          else if (url.port === "") reached.portDropped++;
+          else reached.portKept++;
+        }
+      }),
+      { seed: SEED, numRuns: runs },
+    );
+    for (const [branch, count] of Object.entries(reached))
+      assert.ok(count > runs / 1000, `${branch}: only ${count} of ${runs} inputs reached it`);
+    for (const input of [
+      "https://a.com:65536/",
+      "https://a.com:/",
+      "https://XN--zz.com/",
+      "https://a.com.:443/",
+      "https://u@a.com/",
+      "https://a.1/",
+      "https://a.com:443:443/",
+      "https://a.com:123456/",
+    ])
+      assert.equal(serializedAuthority(input), undefined, JSON.stringify(input));
+    assert.deepEqual(serializedAuthority("HTTP://A.Test:0080?x"), {
+      prefix: "http://a.test",
+      hostname: "a.test",
+      end: 18,
+    });
+    assert.equal(serializedAuthority("https://a.test:080/")?.prefix, "https://a.test:80");
   });
 
   it("serializedUrl reads every part as the parser's getters give it", () => {
