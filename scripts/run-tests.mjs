@@ -67,7 +67,9 @@ if (files.some((f) => f.endsWith(".browser.test.js"))) {
 // 2 cores beside other work, full `npm test`, the same tree, with a preload that summed each test
 // file's CPU (its own and its children's), 5 Dec 2026: 2 files at once, 328.8 s with the files
 // using 1.79 cores; 3 at once, 285.5 s using 1.91 cores, all 1857 passing (the machine busier
-// during the second: load average 6 to 6.7 against 3.8 to 5.7). CANONURL_TEST_CONCURRENCY overrides.
+// during the second: load average 6 to 6.7 against 3.8 to 5.7). Again back to back in one hold of
+// the lock, after main's merge: 341.5 s against 299.8 s (1858 passing each). On a machine loaded
+// past its cores (load average 8 to 12) both take ~550-600 s. CANONURL_TEST_CONCURRENCY overrides.
 const concurrency = testConcurrency(process.env.CANONURL_TEST_CONCURRENCY);
 const child = spawn(
   process.execPath,
