@@ -17,19 +17,25 @@ import type { TrackingMatcher } from "./tracking-matcher.js";
  * ones: nothing to do, a fragment dropped, trailing slashes stripped, an empty `?` dropped, query
  * pairs the tracking pass removes or the sort reorders. `undefined` when it cannot tell that
  * cheaply: then the whole pipeline runs. It checks, never assumes: every stage is asked on the
- * href's own parts, and anything a stage would change that is not in that list (an escape, a dot
- * segment, a session id, userinfo, a trailing host dot), any rule that may claim the host and any
+ * href's own parts, and anything a stage would change that is not in that list and not repaired
+ * below (a session id, userinfo, a route fragment), any rule that may claim the host and any
  * option it does not model refuses. The query is rebuilt only when a pair goes or moves, with the
  * generic pass's own split, removal, sort and join.
  *
- * `href` may also be the raw input when {@link serializedHostEnd} accepted its scheme and host (see
- * {@link canonicalFromText}): the checks below refuse everything else a parse would change before
- * the fragment (a character the parser would encode in the path or query, a dot segment, a
- * blank), and a fragment whose first character could hide a route from the check.
+ * Escapes to normalize, characters the normalization encodes and dot segments in the path and
+ * query are repaired with the generic pass's own steps (normalizePath, normalizePercentEncoding)
+ * and settled without a second check (`settleRepaired`): their output is percent-normal and free
+ * of dot segments by construction.
  *
- * With `repair` (a parsed href only), the generic pass's own steps put right what the checks
- * would refuse on: a trailing host dot (stripTrailingDot), escapes and dot segments in the path and
- * query (normalizePath, normalizePercentEncoding); the repaired href is then checked again, once.
+ * `href` may also be the raw input when {@link serializedHostEnd} or {@link serializedAuthority}
+ * accepted its scheme and authority (see {@link canonicalFromText}): the scan then refuses what
+ * only the parser can change in the path and query (non-ASCII, blanks and controls, `\`, `'` in a
+ * query), and a fragment whose first character could hide a route from the check. Where the parser
+ * encodes a character the normalization encodes too, with the same escape, so the repair on the
+ * text gives the parse's answer.
+ *
+ * With `repair` (a parsed href only), a trailing host dot is stripped as the identity preset
+ * spells it (stripTrailingDot) and the result checked again; on raw text such a host refuses.
  *
  * Names removed as tracking are pushed onto `stripped`, in input order and each once, as the
  * pipeline reports them; with `stripped` undefined (normalize(), which does not return them) they
