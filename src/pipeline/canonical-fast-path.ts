@@ -140,6 +140,8 @@ function settleRepaired(
   }
   const prefix = href.slice(0, pathStart);
   const fixed = queryAt === -1 ? `${prefix}${path}` : `${prefix}${path}?${query}`;
+  // Encoding lengthens (up to 9 characters for one on raw text): past the bound the pipeline fails.
+  if (fixed.length > MAX_URL_LENGTH) return undefined;
   const fixedPathEnd = pathStart + path.length;
   const fixedQueryAt = queryAt === -1 ? -1 : fixedPathEnd;
   return settle(fixed, pathStart, fixedPathEnd, fixedQueryAt, fixed.length, marks, options, host, stripped);
@@ -374,9 +376,22 @@ function scan(href: string, from: number, queryAt: number, end: number, sessions
     i = PLAIN.lastIndex - 1;
     if (i >= end) return marks;
     const c = href.charCodeAt(i);
-    // Raw text only (a parsed href has none of them): the parser encodes non-ASCII, trims or
-    // drops blanks and controls, and reads "\\" as "/".
-    if (c >= 128 || c <= 0x20 || c === 0x7f || c === 0x5c) return CHANGES;
+    // Raw text only (a parsed href has none of them). The parser removes tabs and newlines
+    // anywhere, trims blanks and controls at the end and reads "\\" as "/": only a parse knows.
+    // Every other one it percent-encodes as UTF-8 in uppercase (WHATWG path and special-query
+    // percent-encode sets: controls, space, DEL, non-ASCII), as the normalization encodes it:
+    // a repair on the text (a surrogate outside a pair as U+FFFD, as the parser reads it).
+    if (c >= 128 || c <= 0x20 || c === 0x7f || c === 0x5c) {
+      if (c === 0x09 || c === 0x0a || c === 0x0d || c === 0x5c) return CHANGES;
+      if (c <= 0x20 && href.charCodeAt(href.length - 1) <= 0x20) return CHANGES;
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const low = href.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) i++;
+      }
+      marks |= REPAIR;
+      i++;
+      continue;
+    }
     const inPath = i < queryAt;
     if ((inPath ? PATH_WORK : QUERY_WORK)[c] !== 0) {
       if (c === 0x25 && isNormalEscape(href, i)) {
