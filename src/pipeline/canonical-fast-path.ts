@@ -34,8 +34,9 @@ import type { TrackingMatcher } from "./tracking-matcher.js";
  * encodes a character the normalization encodes too, with the same escape, so the repair on the
  * text gives the parse's answer.
  *
- * With `repair` (a parsed href only), a trailing host dot is stripped as the identity preset
- * spells it (stripTrailingDot) and the result checked again; on raw text such a host refuses.
+ * With `repair` (a parsed href, or text whose authority {@link serializedAuthority} wrote), a
+ * trailing host dot is stripped as the identity preset spells it (stripTrailingDot) and the result
+ * checked again; without it such a host refuses.
  *
  * Names removed as tracking are pushed onto `stripped`, in input order and each once, as the
  * pipeline reports them; with `stripped` undefined (normalize(), which does not return them) they
@@ -260,7 +261,8 @@ export function canonicalFromNearText(
   if (near === undefined) return undefined;
   const rest = input.slice(near.end);
   const href = rest.charCodeAt(0) === 0x2f ? `${near.prefix}${rest}` : `${near.prefix}/${rest}`;
-  return canonicalFastPath(href, near.hostname, options, lookup, stripped);
+  // A trailing host dot (read by parsedHost) is stripped and checked as after a parse.
+  return canonicalFastPath(href, near.hostname, options, lookup, stripped, true);
 }
 
 /**

@@ -59,4 +59,28 @@ describe("the per-host memos are bounded", () => {
     // The memos' own entries are well under a MiB; one link kept per 64 would already be 1 MiB.
     assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 1,024 long links`);
   });
+
+  it("holds at most 1,024 host texts of links on hosts the parser rewrites, and none of the links", () => {
+    // parsedHost remembers the parser's answer per host text (IDN, IP addresses, a trailing dot).
+    // 20,000 links of 30,000 characters on as many IDN hosts of 200 characters: unbounded, the
+    // texts and answers alone would be ~15 MiB, and one link kept per key 1.1 GiB.
+    const indexUrl = new URL("../../src/index.js", import.meta.url).href;
+    const script = `
+      const { normalize } = await import(${JSON.stringify(indexUrl)});
+      globalThis.gc();
+      const before = process.memoryUsage().heapUsed;
+      const tail = "/" + "a".repeat(30000);
+      for (let i = 0; i < 20000; i++) {
+        const label = ("b\u00fccher" + i).padEnd(60, "x");
+        normalize("https://" + label + "." + label + "." + label + ".example" + tail + i);
+      }
+      globalThis.gc();
+      console.log(process.memoryUsage().heapUsed - before);`;
+    const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const mib = Number(r.stdout.trim()) / 2 ** 20;
+    assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 20,000 links on new hosts`);
+  });
 });

@@ -136,6 +136,8 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
       takenFromTextRepaired: 0,
       // On text with a character the parser would encode (non-ASCII, a space, a control).
       takenFromTextEncoded: 0,
+      // On text whose host the parser rewrites (IDN, xn--, an IP address, a trailing dot): parsedHost.
+      takenOnOtherHost: 0,
     };
     const check = (input: string, options: NormalizeOptions | undefined): Outcome => {
       const full = attempt(() => explain(input, options).canonical);
@@ -173,6 +175,8 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
           if (serializedHostEnd(input) === -1) reached.takenFromNearText++;
           if (REPAIRED_ON_TEXT.test(input.split("#")[0] as string)) reached.takenFromTextRepaired++;
           if (ENCODED_BY_PARSER.test(input.split("#")[0] as string)) reached.takenFromTextEncoded++;
+          if (!/^https?:\/\/[a-z0-9.:-]*(?:[/?#]|$)/i.test(input) || url.hostname.endsWith("."))
+            reached.takenOnOtherHost++;
           continue;
         }
         reached.taken++;
