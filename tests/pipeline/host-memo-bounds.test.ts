@@ -60,8 +60,8 @@ describe("the per-host memos are bounded", () => {
     assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 1,024 long links`);
   });
 
-  it("holds at most 1,024 host texts of links on hosts the parser rewrites, and none of the links", () => {
-    // parsedHost remembers the parser's answer per host text (IDN, IP addresses, a trailing dot).
+  it("holds at most 1,024 authority texts of links on hosts the parser rewrites, and none of the links", () => {
+    // serializedAuthority remembers its answer per authority text (IDN hosts among them).
     // 20,000 links of 30,000 characters on as many IDN hosts of 200 characters: unbounded, the
     // texts and answers alone would be ~15 MiB, and one link kept per key 1.1 GiB.
     const indexUrl = new URL("../../src/index.js", import.meta.url).href;
