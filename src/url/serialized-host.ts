@@ -51,11 +51,18 @@ const SERIALIZED_HOST = /https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?=[/?#]|$)/
 /** What {@link serializedAuthority} reads: the authority as the parser spells it, and where it ends. */
 export interface SerializedAuthority {
   /** The scheme and authority as the WHATWG serializer spells them: `https://example.com:8080`. */
-  prefix: string;
-  /** The host as the `hostname` getter gives it. */
-  hostname: string;
+  readonly prefix: string;
+  /** The host as the `hostname` getter gives it: one string per authority text, hashed once. */
+  readonly hostname: string;
   /** Where the authority ends in the input. */
-  end: number;
+  readonly end: number;
+  /** Whether the input spells its scheme and authority as `prefix` already. */
+  readonly serialized: boolean;
+  /**
+   * A caller's one-entry cache of what it derives from the host under one options object (the
+   * pipeline keeps its host facts here): the record is shared by every link of the authority.
+   */
+  cache: { key: object; value: unknown } | undefined;
 }
 
 /**
@@ -72,7 +79,8 @@ export interface SerializedAuthority {
  *
  * The answer depends on the scheme's and authority's text alone, and a stream of links comes back
  * to the same few: it is remembered per text (1,024 texts of up to 256 characters, then the memo
- * starts over), so a link pays one map probe, and the answer is a shared, frozen record.
+ * starts over), so a link pays one map probe, and the answer is a record shared by every link of
+ * the authority (its host name string among them, hashed once for every probe of the host).
  *
  * @example
  * ```ts
@@ -90,10 +98,12 @@ export function serializedAuthority(input: string): SerializedAuthority | undefi
   if (end > MAX_AUTHORITY_TEXT) return readAuthority(text);
   let known = authorities.get(text);
   if (known === undefined) {
-    known = readAuthority(text) ?? null;
+    // A text of its own, read into strings of its own: one sliced off the link, or slices of it
+    // (the host name), would keep the whole link alive as long as the memo holds them.
+    const key = ownCopy(text);
+    known = readAuthority(key) ?? null;
     if (authorities.size >= MAX_AUTHORITIES) authorities.clear();
-    // A key of its own: the text is sliced off the link, which it would keep alive.
-    authorities.set(ownCopy(text), known);
+    authorities.set(key, known);
   }
   return known ?? undefined;
 }
@@ -124,7 +134,8 @@ function readAuthority(text: string): SerializedAuthority | undefined {
     if (n > 65535) return undefined;
     if (n !== (secure ? 443 : 80)) port = `:${n}`;
   }
-  return Object.freeze({ prefix: `${secure ? "https://" : "http://"}${hostname}${port}`, hostname, end });
+  const prefix = `${secure ? "https://" : "http://"}${hostname}${port}`;
+  return { prefix, hostname, end, serialized: prefix === text, cache: undefined };
 }
 
 // serializedHostEnd's host in any case: labels of letters, digits and "-", the last one starting
