@@ -1,4 +1,3 @@
-import { removeDotSegments } from "../url/dot-segments.js";
 import { stripTrailingDot } from "../url/host.js";
 import { MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { isNormalEscape, NEEDS_WORK, normalizePercentEncoding } from "../url/percent-encoding.js";
@@ -102,8 +101,8 @@ export function canonicalFastPath(
   // A character the parser would change otherwise than the normalization does: raw text is parsed.
   if (marks === CHANGES) return undefined;
   // An escape to normalize, a character to encode or a dot segment: the generic pass's own steps.
-  if ((marks & REPAIR) !== 0 || ((marks & DOT_SEGMENT) !== 0 && hasDotSegment(href, pathStart, pathEnd)))
-    return settleRepaired(href, pathStart, pathEnd, queryAt, end, options, host, stripped);
+  if ((marks & (REPAIR | DOT_SEGMENT)) !== 0)
+    return settleRepaired(href, pathStart, pathEnd, queryAt, end, marks, options, host, stripped);
   return settle(href, pathStart, pathEnd, queryAt, end, marks, options, host, stripped);
 }
 
@@ -124,6 +123,7 @@ function settleRepaired(
   pathEnd: number,
   queryAt: number,
   end: number,
+  scanned: number,
   options: ResolvedNormalizeOptions,
   host: HostFacts,
   stripped: string[] | undefined,
@@ -132,6 +132,10 @@ function settleRepaired(
   const path = normalizePath(rawPath);
   const rawQuery = queryAt === -1 ? "" : href.slice(queryAt + 1, end);
   const query = normalizePercentEncoding(rawQuery, "query");
+  // A "/." that is no dot segment (/.well-known) and nothing else: the text stands as scanned. (A
+  // check of the dot segments before the repair ran removeDotSegments twice on every link with one.)
+  if (path === rawPath && query === rawQuery)
+    return settle(href, pathStart, pathEnd, queryAt, end, scanned, options, host, stripped);
   // The session-id marks, looked for only where the options remove session ids (not rfc3986).
   let marks = 0;
   if (options.removeSessionIds) {
@@ -288,12 +292,6 @@ function canonicalFromSerialized(
         ? input
         : `${input.slice(0, hostEnd)}/${input.slice(hostEnd)}`;
   return canonicalFastPath(href, hostname, options, lookup, stripped, true, facts);
-}
-
-// Whether removeDotSegments would change href[from, to), the path ("/." marks a candidate).
-function hasDotSegment(href: string, from: number, to: number): boolean {
-  const path = href.slice(from, to);
-  return removeDotSegments(path) !== path;
 }
 
 // The pipeline reports each stripped name once (unique() in normalize.ts), first place first.
