@@ -136,12 +136,19 @@ function settleRepaired(
   // check of the dot segments before the repair ran removeDotSegments twice on every link with one.)
   if (path === rawPath && query === rawQuery)
     return settle(href, pathStart, pathEnd, queryAt, end, scanned, options, host, stripped);
-  // The session-id marks, looked for only where the options remove session ids (not rfc3986).
-  let marks = 0;
+  // The session-id marks of a part the repair changed, looked for again (a decoded "%73id" is
+  // "sid"); an unchanged part keeps the scan's. Only where the options remove session ids.
+  let marks = scanned & (PATH_SESSION | QUERY_SESSION);
   if (options.removeSessionIds) {
-    if (path.indexOf(";") !== -1 || path.indexOf("(") !== -1) marks |= PATH_SESSION;
-    SESSION_TAIL.lastIndex = 0;
-    if (query !== "" && SESSION_TAIL.test(query)) marks |= QUERY_SESSION;
+    if (path !== rawPath) {
+      marks &= ~PATH_SESSION;
+      if (path.indexOf(";") !== -1 || path.indexOf("(") !== -1) marks |= PATH_SESSION;
+    }
+    if (query !== rawQuery) {
+      marks &= ~QUERY_SESSION;
+      SESSION_TAIL.lastIndex = 0;
+      if (SESSION_TAIL.test(query)) marks |= QUERY_SESSION;
+    }
   }
   const prefix = href.slice(0, pathStart);
   const fixed = queryAt === -1 ? `${prefix}${path}` : `${prefix}${path}?${query}`;
