@@ -83,4 +83,27 @@ describe("the per-host memos are bounded", () => {
     const mib = Number(r.stdout.trim()) / 2 ** 20;
     assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 20,000 links on new hosts`);
   });
+
+  it("keeps no options object made for one call alive through the authority memo", () => {
+    // normalize(url, { keepParams }) resolves a new options object per call. The authority memo's
+    // records keep host facts for the presets' own options only: holding each record's last
+    // options would keep 1,024 of them (and their lists) alive.
+    const indexUrl = new URL("../../src/index.js", import.meta.url).href;
+    const script = `
+      const { normalize } = await import(${JSON.stringify(indexUrl)});
+      globalThis.gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 6000; i++) {
+        const keep = Array.from({ length: 200 }, (_, k) => "keep" + i + "_" + k);
+        normalize("https://h" + (i % 2000) + ".example.test/a?b=1", { keepParams: keep, extraTrackingParams: keep.map((k) => "x" + k) });
+      }
+      globalThis.gc();
+      console.log(process.memoryUsage().heapUsed - before);`;
+    const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const mib = Number(r.stdout.trim()) / 2 ** 20;
+    assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 6,000 calls with options of their own`);
+  });
 });
