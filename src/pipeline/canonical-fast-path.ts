@@ -1,9 +1,8 @@
-import { removeDotSegments } from "../url/dot-segments.js";
 import { stripTrailingDot } from "../url/host.js";
 import { MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { isNormalEscape, NEEDS_WORK, normalizePercentEncoding } from "../url/percent-encoding.js";
 import { joinQuery, sortQueryParams, splitQuery } from "../url/query-params.js";
-import { serializedAuthority, serializedHostEnd } from "../url/serialized-host.js";
+import { type SerializedAuthority, serializedAuthority } from "../url/serialized-host.js";
 import { normalizePath, removeMatching } from "./generic-pass.js";
 import { type HostFacts, hostFacts } from "./host-options.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
@@ -27,12 +26,12 @@ import type { TrackingMatcher } from "./tracking-matcher.js";
  * and settled without a second check (`settleRepaired`): their output is percent-normal and free
  * of dot segments by construction.
  *
- * `href` may also be the raw input when {@link serializedHostEnd} or {@link serializedAuthority}
- * accepted its scheme and authority (see {@link canonicalFromText}): the scan then refuses what
- * only the parser can change in the path and query (non-ASCII, blanks and controls, `\`, `'` in a
+ * `href` may also be the raw input with its scheme and authority as {@link serializedAuthority}
+ * writes them (see {@link canonicalFromText}): the scan then refuses what only the parser can
+ * change in the path and query (tabs and newlines, blanks and controls at the end, `\`, `'` in a
  * query), and a fragment whose first character could hide a route from the check. Where the parser
- * encodes a character the normalization encodes too, with the same escape, so the repair on the
- * text gives the parse's answer.
+ * encodes a character (non-ASCII, a blank, a control), the normalization encodes it too, with the
+ * same escape, so the repair on the text gives the parse's answer.
  *
  * With `repair` (a parsed href, or text whose authority {@link serializedAuthority} wrote), a
  * trailing host dot is stripped as the identity preset spells it (stripTrailingDot) and the result
@@ -102,8 +101,8 @@ export function canonicalFastPath(
   // A character the parser would change otherwise than the normalization does: raw text is parsed.
   if (marks === CHANGES) return undefined;
   // An escape to normalize, a character to encode or a dot segment: the generic pass's own steps.
-  if ((marks & REPAIR) !== 0 || ((marks & DOT_SEGMENT) !== 0 && hasDotSegment(href, pathStart, pathEnd)))
-    return settleRepaired(href, pathStart, pathEnd, queryAt, end, options, host, stripped);
+  if ((marks & (REPAIR | DOT_SEGMENT)) !== 0)
+    return settleRepaired(href, pathStart, pathEnd, queryAt, end, marks, options, host, stripped);
   return settle(href, pathStart, pathEnd, queryAt, end, marks, options, host, stripped);
 }
 
@@ -124,6 +123,7 @@ function settleRepaired(
   pathEnd: number,
   queryAt: number,
   end: number,
+  scanned: number,
   options: ResolvedNormalizeOptions,
   host: HostFacts,
   stripped: string[] | undefined,
@@ -132,12 +132,23 @@ function settleRepaired(
   const path = normalizePath(rawPath);
   const rawQuery = queryAt === -1 ? "" : href.slice(queryAt + 1, end);
   const query = normalizePercentEncoding(rawQuery, "query");
-  // The session-id marks, looked for only where the options remove session ids (not rfc3986).
-  let marks = 0;
+  // A "/." that is no dot segment (/.well-known) and nothing else: the text stands as scanned. (A
+  // check of the dot segments before the repair ran removeDotSegments twice on every link with one.)
+  if (path === rawPath && query === rawQuery)
+    return settle(href, pathStart, pathEnd, queryAt, end, scanned, options, host, stripped);
+  // The session-id marks of a part the repair changed, looked for again (a decoded "%73id" is
+  // "sid"); an unchanged part keeps the scan's. Only where the options remove session ids.
+  let marks = scanned & (PATH_SESSION | QUERY_SESSION);
   if (options.removeSessionIds) {
-    if (path.indexOf(";") !== -1 || path.indexOf("(") !== -1) marks |= PATH_SESSION;
-    SESSION_TAIL.lastIndex = 0;
-    if (query !== "" && SESSION_TAIL.test(query)) marks |= QUERY_SESSION;
+    if (path !== rawPath) {
+      marks &= ~PATH_SESSION;
+      if (path.indexOf(";") !== -1 || path.indexOf("(") !== -1) marks |= PATH_SESSION;
+    }
+    if (query !== rawQuery) {
+      marks &= ~QUERY_SESSION;
+      SESSION_TAIL.lastIndex = 0;
+      if (SESSION_TAIL.test(query)) marks |= QUERY_SESSION;
+    }
   }
   const prefix = href.slice(0, pathStart);
   const fixed = queryAt === -1 ? `${prefix}${path}` : `${prefix}${path}?${query}`;
@@ -213,16 +224,17 @@ function settle(
 }
 
 /**
- * {@link canonicalFastPath} on a raw input, before any parse: when {@link serializedHostEnd}
- * accepts its scheme and host, the input is its own href (a `/` put in for an empty path), and the
- * fast path's checks refuse whatever else the parse would change. `undefined` when the input must
- * be parsed.
+ * {@link canonicalFastPath} on a raw input, before any parse: when {@link serializedAuthority}
+ * reads its scheme and authority, the input with them as the parser spells them is its href (a
+ * `/` put in for an empty path), and the fast path's checks refuse whatever else the parse would
+ * change. `undefined` when the input must be parsed.
  *
  * @example
  * ```ts
  * const options = resolveNormalizeOptions(undefined);
  * canonicalFromText("https://example.com?utm_source=x", options, ruleLookup(options.rules), []); // "https://example.com/"
- * canonicalFromText("HTTPS://example.com/", options, ruleLookup(options.rules), []); // undefined
+ * canonicalFromText("HTTPS://Example.com/a b", options, ruleLookup(options.rules), []); // "https://example.com/a%20b"
+ * canonicalFromText("https://u@example.com/", options, ruleLookup(options.rules), []); // undefined
  * ```
  */
 export function canonicalFromText(
@@ -232,51 +244,46 @@ export function canonicalFromText(
   stripped: string[] | undefined,
 ): string | undefined {
   if (!modelled(options)) return undefined;
-  const hostEnd = serializedHostEnd(input);
-  if (hostEnd === -1) return canonicalFromNearText(input, options, lookup, stripped);
-  const hostname = input.slice(input.charCodeAt(4) === 0x3a ? 7 : 8, hostEnd);
-  return canonicalFromSerialized(input, hostEnd, hostname, options, lookup, stripped);
+  const authority = serializedAuthority(input);
+  if (authority === undefined) return undefined;
+  return canonicalFromAuthority(input, authority, options, lookup, stripped);
 }
 
 /**
- * {@link canonicalFromText} for a text whose scheme and authority the parser would only lowercase
- * or rid of a default port ({@link serializedAuthority}): they are written as the parser writes
- * them, and the rest goes through the same checks. On the seeded corpus's links so spelled (a
- * fifth of them, where the lane answers), normalize() takes 0.89x the time it took through the
- * parse (2,036 against 2,298 ns, interleaved CPU-time rounds, /work/notes/near2.mjs).
+ * {@link canonicalFromText} for a caller that has read the input's authority already
+ * ({@link serializedAuthority}), and `facts`, the host's {@link hostFacts} when it has them. A
+ * text whose scheme and authority are spelled as the parser would spell them is its own href; on
+ * another (case, a port, a host the parser rewrites) the parser's spelling is put in their place,
+ * and a trailing host dot is stripped and checked as after a parse. On the seeded corpus's links
+ * so spelled (a fifth of them, when the lane first took them), normalize() took 0.89x the time it
+ * took through the parse (2,036 against 2,298 ns, interleaved CPU-time rounds, /work/notes/near2.mjs).
  *
  * @example
  * ```ts
  * const options = resolveNormalizeOptions(undefined);
- * canonicalFromNearText("HTTP://A.test:80/x/", options, ruleLookup(options.rules), undefined); // "http://a.test/x"
+ * const input = "HTTP://A.test:80/x/";
+ * canonicalFromAuthority(input, serializedAuthority(input)!, options, ruleLookup(options.rules), undefined); // "http://a.test/x"
  * ```
  */
-export function canonicalFromNearText(
+export function canonicalFromAuthority(
   input: string,
+  authority: SerializedAuthority,
   options: ResolvedNormalizeOptions,
   lookup: RuleLookup | undefined,
   stripped: string[] | undefined,
+  facts?: HostFacts,
 ): string | undefined {
-  const near = serializedAuthority(input);
-  if (near === undefined) return undefined;
-  const rest = input.slice(near.end);
-  const href = rest.charCodeAt(0) === 0x2f ? `${near.prefix}${rest}` : `${near.prefix}/${rest}`;
-  // A trailing host dot (read by parsedHost) is stripped and checked as after a parse.
-  return canonicalFastPath(href, near.hostname, options, lookup, stripped, true);
+  const { end, hostname } = authority;
+  if (authority.serialized)
+    return canonicalFromSerialized(input, end, hostname, options, lookup, stripped, facts);
+  const rest = input.slice(end);
+  const href = rest.charCodeAt(0) === 0x2f ? `${authority.prefix}${rest}` : `${authority.prefix}/${rest}`;
+  return canonicalFastPath(href, hostname, options, lookup, stripped, true, facts);
 }
 
-/**
- * {@link canonicalFromText} for a caller that has run {@link serializedHostEnd} on `input`
- * already: `hostEnd` is its answer (not -1) and `hostname` the host it delimits; `facts`, the
- * host's {@link hostFacts} when the caller has them.
- *
- * @example
- * ```ts
- * const options = resolveNormalizeOptions(undefined);
- * canonicalFromSerialized("https://a.test/?b=1&a=2", 14, "a.test", options, ruleLookup(options.rules), undefined); // "https://a.test/?a=2&b=1"
- * ```
- */
-export function canonicalFromSerialized(
+// canonicalFromAuthority on a text that spells its scheme and authority as the parser does: its own
+// href (a "/" put in for an empty path). A trailing host dot is stripped and checked (repair).
+function canonicalFromSerialized(
   input: string,
   hostEnd: number,
   hostname: string,
@@ -291,13 +298,7 @@ export function canonicalFromSerialized(
       : input.charCodeAt(hostEnd) === 0x2f
         ? input
         : `${input.slice(0, hostEnd)}/${input.slice(hostEnd)}`;
-  return canonicalFastPath(href, hostname, options, lookup, stripped, false, facts);
-}
-
-// Whether removeDotSegments would change href[from, to), the path ("/." marks a candidate).
-function hasDotSegment(href: string, from: number, to: number): boolean {
-  const path = href.slice(from, to);
-  return removeDotSegments(path) !== path;
+  return canonicalFastPath(href, hostname, options, lookup, stripped, true, facts);
 }
 
 // The pipeline reports each stripped name once (unique() in normalize.ts), first place first.

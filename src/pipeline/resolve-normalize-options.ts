@@ -93,6 +93,21 @@ const PRESET_DEFAULTS = {
 } as const;
 
 /**
+ * Whether `options` is one of the presets' own shared objects (what `resolveNormalizeOptions`
+ * returns for no options, or for only `preset`): they live as long as the module, so a memo may
+ * hold on to them and to what it derives from them without keeping anything else alive.
+ *
+ * @example
+ * ```ts
+ * isPresetDefault(resolveNormalizeOptions(undefined)); // true
+ * isPresetDefault(resolveNormalizeOptions({ keepParams: ["ref"] })); // false
+ * ```
+ */
+export function isPresetDefault(options: ResolvedNormalizeOptions): boolean {
+  return options === PRESET_DEFAULTS.identity || options === PRESET_DEFAULTS.rfc3986;
+}
+
+/**
  * Validates `options` and fills in the preset's defaults. An unknown key, or a value of the wrong
  * type, throws a `TypeError` that names the option. With no options (or only `preset`) it returns
  * a shared frozen object, so the default call allocates nothing.

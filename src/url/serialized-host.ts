@@ -1,3 +1,4 @@
+import { ownCopy } from "./own-copy.js";
 import { parsedHost } from "./parsed-host.js";
 import type { UrlParts } from "./url-parts.js";
 
@@ -50,11 +51,18 @@ const SERIALIZED_HOST = /https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?=[/?#]|$)/
 /** What {@link serializedAuthority} reads: the authority as the parser spells it, and where it ends. */
 export interface SerializedAuthority {
   /** The scheme and authority as the WHATWG serializer spells them: `https://example.com:8080`. */
-  prefix: string;
-  /** The host as the `hostname` getter gives it. */
-  hostname: string;
+  readonly prefix: string;
+  /** The host as the `hostname` getter gives it: one string per authority text, hashed once. */
+  readonly hostname: string;
   /** Where the authority ends in the input. */
-  end: number;
+  readonly end: number;
+  /** Whether the input spells its scheme and authority as `prefix` already. */
+  readonly serialized: boolean;
+  /**
+   * A caller's one-entry cache of what it derives from the host under one options object (the
+   * pipeline keeps its host facts here): the record is shared by every link of the authority.
+   */
+  cache: { key: object; value: unknown } | undefined;
 }
 
 /**
@@ -62,12 +70,17 @@ export interface SerializedAuthority {
  * spell them. The scheme is lowercased, a default port (80 for http, 443 for https, leading zeros
  * allowed) is dropped and another one written without its leading zeros. A plain ASCII domain is
  * lowercased here (the parser does no more to one); any other host (IDN, `xn--`, an IP address in
- * any form, escapes, a trailing dot) is the parser's own answer for the host text, remembered per
- * text ({@link parsedHost}). `undefined` for userinfo, a backslash, blanks or controls in the
+ * any form, escapes, a trailing dot) is the parser's own answer for the host text
+ * ({@link parsedHost}). `undefined` for userinfo, a backslash, blanks or controls in the
  * authority, an empty host, a port that is empty or over 65535, or a host the parser refuses: then
  * the caller parses. People type `HTTP://Example.com:80/` and the seeded corpus spells a third of
- * its links so, and two fifths on hosts other than plain domains: read off the text, with one map
- * probe for such a host, they need no parse.
+ * its links so, and two fifths on hosts other than plain domains: read off the text, they need no
+ * parse.
+ *
+ * The answer depends on the scheme's and authority's text alone, and a stream of links comes back
+ * to the same few: it is remembered per text (1,024 texts of up to 256 characters, then the memo
+ * starts over), so a link pays one map probe, and the answer is a record shared by every link of
+ * the authority (its host name string among them, hashed once for every probe of the host).
  *
  * @example
  * ```ts
@@ -78,65 +91,56 @@ export interface SerializedAuthority {
  * ```
  */
 export function serializedAuthority(input: string): SerializedAuthority | undefined {
-  // A test and offsets, not exec(): the match array and its three captures cost more than the
-  // parse they spare on short links.
-  NEAR_AUTHORITY.lastIndex = 0;
-  if (!NEAR_AUTHORITY.test(input)) return otherAuthority(input);
-  const end = NEAR_AUTHORITY.lastIndex;
-  const secure = input.charCodeAt(4) !== 0x3a;
-  const hostStart = secure ? 8 : 7;
-  let colon = input.indexOf(":", hostStart);
-  if (colon === -1 || colon > end) colon = end;
-  const host = input.slice(hostStart, colon);
-  const hostname = UPPER.test(host) ? host.toLowerCase() : host;
-  if (hostname.includes("xn--")) return otherAuthority(input);
-  return authority(secure, hostname, input, colon, end);
+  AUTHORITY.lastIndex = 0;
+  if (!AUTHORITY.test(input)) return undefined;
+  const end = AUTHORITY.lastIndex;
+  const text = end === input.length ? input : input.slice(0, end);
+  if (end > MAX_AUTHORITY_TEXT) return readAuthority(text);
+  let known = authorities.get(text);
+  if (known === undefined) {
+    // A text of its own, read into strings of its own: one sliced off the link, or slices of it
+    // (the host name), would keep the whole link alive as long as the memo holds them.
+    const key = ownCopy(text);
+    known = readAuthority(key) ?? null;
+    if (authorities.size >= MAX_AUTHORITIES) authorities.clear();
+    authorities.set(key, known);
+  }
+  return known ?? undefined;
 }
 
-// The scheme, host and port as the parser writes them; undefined for a port over 65535.
-function authority(
-  secure: boolean,
-  hostname: string,
-  input: string,
-  colon: number,
-  end: number,
-): SerializedAuthority | undefined {
+// The scheme and the authority's text (to the first "/", "?", "#" or the end), in any case.
+const AUTHORITY = /[Hh][Tt][Tt][Pp][Ss]?:\/\/[^/?#]*/y;
+const MAX_AUTHORITY_TEXT = 256;
+const MAX_AUTHORITIES = 1024;
+const authorities = new Map<string, SerializedAuthority | null>();
+
+// serializedAuthority's answer for `text`, a scheme and an authority and nothing else.
+function readAuthority(text: string): SerializedAuthority | undefined {
+  const secure = text.charCodeAt(4) !== 0x3a;
+  const hostStart = secure ? 8 : 7;
+  const end = text.length;
+  if (end === hostStart) return undefined;
+  // A port follows the last ":" after an IPv6 literal's "]".
+  let colon = text.lastIndexOf(":");
+  if (colon < hostStart || colon < text.lastIndexOf("]")) colon = end;
+  else if (!PORT.test(text.slice(colon + 1))) return undefined;
+  const host = text.slice(hostStart, colon);
+  // A plain ASCII domain (serializedHostEnd's terms) is only lowercased; the parser reads the rest.
+  const hostname = PLAIN_DOMAIN.test(host) && !/xn--/i.test(host) ? host.toLowerCase() : parsedHost(host);
+  if (hostname === undefined) return undefined;
   let port = "";
   if (colon < end) {
-    const n = Number(input.slice(colon + 1, end));
+    const n = Number(text.slice(colon + 1));
     if (n > 65535) return undefined;
     if (n !== (secure ? 443 : 80)) port = `:${n}`;
   }
-  return { prefix: `${secure ? "https://" : "http://"}${hostname}${port}`, hostname, end };
+  const prefix = `${secure ? "https://" : "http://"}${hostname}${port}`;
+  return { prefix, hostname, end, serialized: prefix === text, cache: undefined };
 }
 
-// Any other host after a scheme "http://" or "https://" in any case (IDN, "xn--", an IP address,
-// escapes, a trailing dot): the parser's own answer for the host text, remembered (parsedHost),
-// with an optional port of digits. Userinfo, a backslash, blanks and controls, an empty host or
-// port are refused: there the parser reads more than the host.
-function otherAuthority(input: string): SerializedAuthority | undefined {
-  SCHEME.lastIndex = 0;
-  if (!SCHEME.test(input)) return undefined;
-  const hostStart = SCHEME.lastIndex;
-  AUTHORITY_RUN.lastIndex = hostStart;
-  AUTHORITY_RUN.test(input);
-  const end = AUTHORITY_RUN.lastIndex;
-  if (end === hostStart) return undefined;
-  // A port follows the last ":" after an IPv6 literal's "]"; the host text is checked by parsedHost.
-  let colon = input.lastIndexOf(":", end - 1);
-  if (colon < hostStart || colon < input.lastIndexOf("]", end - 1)) colon = end;
-  else if (!PORT.test(input.slice(colon + 1, end))) return undefined;
-  const hostname = parsedHost(input.slice(hostStart, colon));
-  if (hostname === undefined) return undefined;
-  return authority(hostStart === 8, hostname, input, colon, end);
-}
-
-// SERIALIZED_HOST in any case, with a port of up to five digits. Linear for the same reason.
-const NEAR_AUTHORITY =
-  /[Hh][Tt][Tt][Pp][Ss]?:\/\/(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*(?::[0-9]{1,5})?(?=[/?#]|$)/y;
-const UPPER = /[A-Z]/;
-const SCHEME = /[Hh][Tt][Tt][Pp][Ss]?:\/\//y;
-const AUTHORITY_RUN = /[^/?#]*/y;
+// serializedHostEnd's host in any case: labels of letters, digits and "-", the last one starting
+// with a letter (a digit there reads as an IPv4 address), no trailing dot.
+const PLAIN_DOMAIN = /^(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*$/;
 const PORT = /^[0-9]{1,5}$/;
 
 /** What the `URL` getters would return for a text {@link serializedUrl} accepts. */

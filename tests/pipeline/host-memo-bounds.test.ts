@@ -60,8 +60,8 @@ describe("the per-host memos are bounded", () => {
     assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 1,024 long links`);
   });
 
-  it("holds at most 1,024 host texts of links on hosts the parser rewrites, and none of the links", () => {
-    // parsedHost remembers the parser's answer per host text (IDN, IP addresses, a trailing dot).
+  it("holds at most 1,024 authority texts of links on hosts the parser rewrites, and none of the links", () => {
+    // serializedAuthority remembers its answer per authority text (IDN hosts among them).
     // 20,000 links of 30,000 characters on as many IDN hosts of 200 characters: unbounded, the
     // texts and answers alone would be ~15 MiB, and one link kept per key 1.1 GiB.
     const indexUrl = new URL("../../src/index.js", import.meta.url).href;
@@ -82,5 +82,28 @@ describe("the per-host memos are bounded", () => {
     assert.equal(r.status, 0, r.stderr);
     const mib = Number(r.stdout.trim()) / 2 ** 20;
     assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 20,000 links on new hosts`);
+  });
+
+  it("keeps no options object made for one call alive through the authority memo", () => {
+    // normalize(url, { keepParams }) resolves a new options object per call. The authority memo's
+    // records keep host facts for the presets' own options only: holding each record's last
+    // options would keep 1,024 of them (and their lists) alive.
+    const indexUrl = new URL("../../src/index.js", import.meta.url).href;
+    const script = `
+      const { normalize } = await import(${JSON.stringify(indexUrl)});
+      globalThis.gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 6000; i++) {
+        const keep = Array.from({ length: 200 }, (_, k) => "keep" + i + "_" + k);
+        normalize("https://h" + (i % 2000) + ".example.test/a?b=1", { keepParams: keep, extraTrackingParams: keep.map((k) => "x" + k) });
+      }
+      globalThis.gc();
+      console.log(process.memoryUsage().heapUsed - before);`;
+    const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const mib = Number(r.stdout.trim()) / 2 ** 20;
+    assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 6,000 calls with options of their own`);
   });
 });

@@ -96,6 +96,7 @@ describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)",
         assert.ok(url !== undefined, `accepted ${JSON.stringify(input)}, which does not parse`);
         assert.equal(near.prefix, `${url.protocol}//${url.host}`, JSON.stringify(input));
         assert.equal(near.hostname, url.hostname, JSON.stringify(input));
+        assert.equal(near.serialized, input.slice(0, near.end) === near.prefix, JSON.stringify(input));
         assert.equal(url.username + url.password, "", `userinfo in ${JSON.stringify(input)}`);
         // What follows the authority is the parser's to read as path, query or fragment.
         const rest = input.slice(near.end);
@@ -150,7 +151,12 @@ describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)",
       prefix: "http://a.test",
       hostname: "a.test",
       end: 18,
+      serialized: false,
+      cache: undefined,
     });
+    assert.equal(serializedAuthority("http://a.test:8080/")?.serialized, true);
+    assert.equal(serializedAuthority("http://a.test:0/")?.serialized, true);
+    assert.equal(serializedAuthority("http://a.test:80/")?.serialized, false);
     assert.equal(serializedAuthority("https://a.test:080/")?.prefix, "https://a.test:80");
   });
 
