@@ -1,4 +1,5 @@
 import { stripTrailingDot } from "../url/host.js";
+import { ownCopy } from "../url/own-copy.js";
 import { hostTrackingNames } from "./host-tracking.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
@@ -92,7 +93,8 @@ export function hostFacts(
       options: options.stripTracking ? compute(options, lookup, hostname) : options,
     });
     if (memo.size >= MAX_HOSTS) memo.clear();
-    memo.set(hostname, out);
+    // The text lane slices the host off the link: a key of its own, not a view of the link.
+    memo.set(ownCopy(hostname), out);
   }
   lastHost = hostname;
   lastFacts = out;
