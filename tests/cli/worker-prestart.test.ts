@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_WORKERS, threadsWanted } from "../../src/cli/workers/worker-prestart.js";
+import { earlyThreads, MAX_WORKERS, threadsWanted } from "../../src/cli/workers/worker-prestart.js";
 
 describe("threadsWanted: the workers bin.js starts before the command line loads", () => {
   it("an offline canonicalizing run with --workers N (2 to the maximum) wants N threads", () => {
@@ -28,5 +28,16 @@ describe("threadsWanted: the workers bin.js starts before the command line loads
     ]) {
       assert.equal(threadsWanted(argv), 1, argv.join(" "));
     }
+  });
+});
+
+describe("earlyThreads: no more threads started early than the machine has cores", () => {
+  it("caps what the arguments ask for at the cores, and never goes below the main thread", () => {
+    assert.equal(earlyThreads(["--offline", "--workers", "64"], 2), 2);
+    assert.equal(earlyThreads(["--offline", "--workers", "3"], 8), 3);
+    assert.equal(earlyThreads(["--offline", "--workers", "3"], 3), 3);
+    assert.equal(earlyThreads(["--offline", "--workers", "4"], 1), 1);
+    assert.equal(earlyThreads(["--offline"], 8), 1);
+    assert.equal(earlyThreads(["--workers", "8"], 8), 1);
   });
 });

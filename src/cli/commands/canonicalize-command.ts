@@ -26,7 +26,14 @@ import type { InputLine } from "../io/line-splitter.js";
 import { closeOutputFile, cutToCompleteLines, openOutputFile } from "../io/output-file.js";
 import { OutputWriteError } from "../io/output-write-error.js";
 import { createProgress, NO_PROGRESS, type ProgressSink, wantsProgress } from "../io/progress.js";
-import { readInputBatches, readInputBlocks, readsStdin, skipBlocks, skipLines } from "../io/read-lines.js";
+import {
+  ARGUMENT_BATCH,
+  readInputBatches,
+  readInputBlocks,
+  readsStdin,
+  skipBlocks,
+  skipLines,
+} from "../io/read-lines.js";
 import { needsStdinHint, STDIN_HINT } from "../io/stdin-hint.js";
 import { formatOfflineBatch } from "../workers/offline-batch.js";
 import { runOfflineWorkers } from "../workers/offline-workers.js";
@@ -101,7 +108,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
   if (format !== "url" && !values.offline) throw new UsageError(`--format ${format} needs --offline`);
   const network = values.offline ? undefined : networkOptionsFromFlags(values);
   // The policy flags are serve's too: one parser, so both commands read them the same way.
-  const policy = values.offline ? undefined : networkPolicyFromFlags(values);
+  const policy = values.offline ? undefined : await networkPolicyFromFlags(values);
   if (network !== undefined && values.output !== undefined) refuseOutputOnCache(values.output, values);
   // Opened before the output file, so a bad --cache is a usage error that leaves FILE alone.
   const cached =
@@ -140,8 +147,14 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
         if (cached?.hostConcurrency !== undefined) client.hostConcurrency = cached.hostConcurrency;
         code = await runNetworkMode(inputs, client, flags, out, process, run);
       } else {
+        // URL arguments come in batches of ARGUMENT_BATCH, one batch to a thread at a time: a run
+        // over fewer batches than --workers never gives the other threads any work, and each one
+        // started costs its boot (~0.1 s of CPU). Stdin's length is unknown: all N are started.
+        const threads = fromStdin
+          ? workers
+          : Math.min(workers, Math.max(1, Math.ceil(positionals.length / ARGUMENT_BATCH)));
         const failed =
-          workers === 1
+          threads === 1
             ? await runOffline(
                 skipLines(readInputBatches(positionals, io.stdin), base),
                 resolved,
@@ -154,7 +167,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
                 skipBlocks(readInputBlocks(positionals, io.stdin), base),
                 recipe,
                 json,
-                workers,
+                threads,
                 out,
                 run,
                 format,

@@ -10,8 +10,15 @@ import {
 } from "./line-splitter.js";
 import { stdinChunks } from "./stdin-chunks.js";
 
-/** How many argument inputs form one batch (stdin batches are one read each, at most 64 KiB). */
-const ARGUMENT_BATCH = 1000;
+/**
+ * How many argument inputs form one batch (stdin batches are one read each, at most 64 KiB).
+ *
+ * @example
+ * ```ts
+ * Math.ceil(positionals.length / ARGUMENT_BATCH); // the batches of a run over URL arguments
+ * ```
+ */
+export const ARGUMENT_BATCH = 1000;
 
 /**
  * Whether a command reads stdin: no positional arguments, or the lone argument `-`. A `-` among
