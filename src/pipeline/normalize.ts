@@ -15,9 +15,9 @@ import { hostFacts, withExemptions } from "./host-options.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolve-normalize-options.js";
 import { type RuleLookup, ruleLookup } from "./rule-lookup.js";
+import { ruleNoiseFor } from "./rule-noise.js";
 import { ruleTextGate } from "./rule-text-gate.js";
 import type { TrackingLayerAction } from "./tracking-layer.js";
-import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
 // An unwrapped link (google.com/url?q=…) goes through the whole pipeline again, one wrapper at a
 // time; a wrapper inside a wrapper is real (AMP inside a Google redirect), a chain longer than this
@@ -512,8 +512,6 @@ function checkOutput(out: URL | string): URL | undefined {
   }
 }
 
-const ruleNoise = new WeakMap<readonly string[], TrackingMatcher>();
-
 /** What the final pass reads of a rule's output: a parsed URL or a declarative rule's parts. */
 type FinalInput = Pick<URL, "protocol" | "username" | "password" | "host" | "pathname" | "search" | "hash">;
 
@@ -586,19 +584,6 @@ function finalPass(
   if (params.length > 0) href += `?${joinQuery(params)}`;
   return { href: withHash(href, url, rule, options), removed };
 }
-
-// A rule's strip list as a matcher. Cached per list only for the common case; a keepParams list
-// changes what the rule may strip.
-function ruleNoiseFor(strip: readonly string[], keep: readonly string[] = NO_KEEP): TrackingMatcher {
-  let noise = keep.length === 0 ? ruleNoise.get(strip) : undefined;
-  if (noise === undefined) {
-    noise = createTrackingMatcher(strip, keep);
-    if (keep.length === 0) ruleNoise.set(strip, noise);
-  }
-  return noise;
-}
-
-const NO_KEEP: readonly string[] = Object.freeze([]);
 
 function withHash(
   href: string,
