@@ -17,6 +17,7 @@ import { type ResolvedNormalizeOptions, resolveNormalizeOptions } from "./resolv
 import { type RuleLookup, ruleLookup } from "./rule-lookup.js";
 import { ruleNoiseFor } from "./rule-noise.js";
 import { ruleTextGate } from "./rule-text-gate.js";
+import { ruleFromText } from "./rule-text-lane.js";
 import type { TrackingLayerAction } from "./tracking-layer.js";
 
 // An unwrapped link (google.com/url?q=…) goes through the whole pipeline again, one wrapper at a
@@ -183,7 +184,9 @@ function readText(input: string, options: ResolvedNormalizeOptions): string | Se
     const fast = canonicalFromSerialized(input, hostEnd, hostname, options, lookup, undefined, facts);
     if (fast !== undefined) return fast;
   }
-  return serializedUrl(input, hostEnd, hostname);
+  return (
+    ruleFromText(input, hostEnd, hostname, options, lookup, facts) ?? serializedUrl(input, hostEnd, hostname)
+  );
 }
 
 function lookupFor(options: ResolvedNormalizeOptions): RuleLookup | undefined {
