@@ -114,23 +114,27 @@ function ruleQuery(
   options: ResolvedNormalizeOptions,
   lookup: RuleLookup | undefined,
 ): string {
+  const set = rewrite.set;
+  const hasQuery = queryAt !== -1 && queryAt + 1 < end;
+  // Most rule links end query-free (x.com/u/status/1, /p/ID/): no matcher to find.
+  if (!hasQuery && set === undefined) return "";
   const tracking = options.stripTracking;
   generic = tracking ? facts.options.isTracking : undefined;
-  // The final pass runs with the options of the rewrite's host: on the same host, the generic
-  // pass's matcher, which has dropped its names already.
-  final =
-    !tracking || rewrite.hostname === hostname
-      ? undefined
-      : withExemptions(options, lookup, rewrite.hostname).isTracking;
+  // The final pass runs with the options of the rewrite's host: on the same host (or one with the
+  // same options), the generic pass's matcher, which has dropped its names already.
+  final = undefined;
+  if (tracking && rewrite.hostname !== hostname) {
+    const moved = withExemptions(options, lookup, rewrite.hostname).isTracking;
+    if (moved !== generic) final = moved;
+  }
   strip = rewrite.strip === undefined || rewrite.strip.length === 0 ? undefined : ruleNoiseFor(rewrite.strip);
   keep = rewrite.keep;
   setNames = rewrite.setNames;
   let kept: string | undefined = "";
-  if (queryAt !== -1 && queryAt + 1 < end) {
+  if (hasQuery) {
     kept = keptQuery(input, queryAt + 1, end, drops, undefined);
     if (kept === input) kept = input.slice(queryAt + 1, end);
   }
-  const set = rewrite.set;
   let added = NO_PAIRS;
   if (set !== undefined) {
     // The final pass asks the generic matcher about the pairs the rewrite sets, too.
