@@ -34,8 +34,9 @@ import type { TrackingMatcher } from "./tracking-matcher.js";
  * encodes a character the normalization encodes too, with the same escape, so the repair on the
  * text gives the parse's answer.
  *
- * With `repair` (a parsed href only), a trailing host dot is stripped as the identity preset
- * spells it (stripTrailingDot) and the result checked again; on raw text such a host refuses.
+ * With `repair` (a parsed href, or text whose authority {@link serializedAuthority} wrote), a
+ * trailing host dot is stripped as the identity preset spells it (stripTrailingDot) and the result
+ * checked again; without it such a host refuses.
  *
  * Names removed as tracking are pushed onto `stripped`, in input order and each once, as the
  * pipeline reports them; with `stripped` undefined (normalize(), which does not return them) they
@@ -140,6 +141,8 @@ function settleRepaired(
   }
   const prefix = href.slice(0, pathStart);
   const fixed = queryAt === -1 ? `${prefix}${path}` : `${prefix}${path}?${query}`;
+  // Encoding lengthens (up to 9 characters for one on raw text): past the bound the pipeline fails.
+  if (fixed.length > MAX_URL_LENGTH) return undefined;
   const fixedPathEnd = pathStart + path.length;
   const fixedQueryAt = queryAt === -1 ? -1 : fixedPathEnd;
   return settle(fixed, pathStart, fixedPathEnd, fixedQueryAt, fixed.length, marks, options, host, stripped);
@@ -258,7 +261,8 @@ export function canonicalFromNearText(
   if (near === undefined) return undefined;
   const rest = input.slice(near.end);
   const href = rest.charCodeAt(0) === 0x2f ? `${near.prefix}${rest}` : `${near.prefix}/${rest}`;
-  return canonicalFastPath(href, near.hostname, options, lookup, stripped);
+  // A trailing host dot (read by parsedHost) is stripped and checked as after a parse.
+  return canonicalFastPath(href, near.hostname, options, lookup, stripped, true);
 }
 
 /**
@@ -374,9 +378,22 @@ export function scan(href: string, from: number, queryAt: number, end: number, s
     i = PLAIN.lastIndex - 1;
     if (i >= end) return marks;
     const c = href.charCodeAt(i);
-    // Raw text only (a parsed href has none of them): the parser encodes non-ASCII, trims or
-    // drops blanks and controls, and reads "\\" as "/".
-    if (c >= 128 || c <= 0x20 || c === 0x7f || c === 0x5c) return CHANGES;
+    // Raw text only (a parsed href has none of them). The parser removes tabs and newlines
+    // anywhere, trims blanks and controls at the end and reads "\\" as "/": only a parse knows.
+    // Every other one it percent-encodes as UTF-8 in uppercase (WHATWG path and special-query
+    // percent-encode sets: controls, space, DEL, non-ASCII), as the normalization encodes it:
+    // a repair on the text (a surrogate outside a pair as U+FFFD, as the parser reads it).
+    if (c >= 128 || c <= 0x20 || c === 0x7f || c === 0x5c) {
+      if (c === 0x09 || c === 0x0a || c === 0x0d || c === 0x5c) return CHANGES;
+      if (c <= 0x20 && href.charCodeAt(href.length - 1) <= 0x20) return CHANGES;
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const low = href.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) i++;
+      }
+      marks |= REPAIR;
+      i++;
+      continue;
+    }
     const inPath = i < queryAt;
     if ((inPath ? PATH_WORK : QUERY_WORK)[c] !== 0) {
       if (c === 0x25 && isNormalEscape(href, i)) {

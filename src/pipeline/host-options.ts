@@ -1,5 +1,6 @@
 import type { DeclaredRule } from "../rules/declared-rule.js";
 import { stripTrailingDot } from "../url/host.js";
+import { ownCopy } from "../url/own-copy.js";
 import { hostTrackingNames } from "./host-tracking.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
@@ -100,7 +101,8 @@ export function hostFacts(
       rules: claimed ? lookup?.claimants?.(hostname) : undefined,
     });
     if (memo.size >= MAX_HOSTS) memo.clear();
-    memo.set(hostname, out);
+    // The text lane slices the host off the link: a key of its own, not a view of the link.
+    memo.set(ownCopy(hostname), out);
   }
   lastHost = hostname;
   lastFacts = out;

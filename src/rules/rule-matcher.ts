@@ -1,3 +1,4 @@
+import { ownCopy } from "../url/own-copy.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { DeclaredRule, matchOnHost } from "./declared-rule.js";
 import type { DomainRule } from "./domain-rule.js";
@@ -148,7 +149,8 @@ export function createRuleMatcher(
       candidates = candidatesOf(host);
       if (host.length <= MAX_HOST_LENGTH) {
         if (byHost.size >= MAX_HOSTS) byHost.clear();
-        byHost.set(host, candidates);
+        // A key of its own: a host sliced off a long link would keep the link alive.
+        byHost.set(ownCopy(host), candidates);
       }
     }
     let best = firstOnHost(candidates, url, list.length);

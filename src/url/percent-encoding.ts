@@ -92,6 +92,28 @@ function encodeByte(b: number): string {
   return `%${HEX[b >> 4]}${HEX[b & 15]}`;
 }
 
+// The code point at s[i] (non-ASCII) as UTF-8 escapes, by arithmetic: a TextEncoder per character
+// cost an object and an array for each.
+function encodeUtf8(s: string, i: number): string {
+  let cp = s.charCodeAt(i);
+  if (cp >= 0xd800 && cp <= 0xdfff) {
+    const low = s.charCodeAt(i + 1);
+    cp =
+      cp <= 0xdbff && low >= 0xdc00 && low <= 0xdfff
+        ? 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00)
+        : 0xfffd;
+  }
+  if (cp < 0x800) return encodeByte(0xc0 | (cp >> 6)) + encodeByte(0x80 | (cp & 63));
+  if (cp < 0x10000)
+    return encodeByte(0xe0 | (cp >> 12)) + encodeByte(0x80 | ((cp >> 6) & 63)) + encodeByte(0x80 | (cp & 63));
+  return (
+    encodeByte(0xf0 | (cp >> 18)) +
+    encodeByte(0x80 | ((cp >> 12) & 63)) +
+    encodeByte(0x80 | ((cp >> 6) & 63)) +
+    encodeByte(0x80 | (cp & 63))
+  );
+}
+
 /**
  * RFC 3986 §6.2.2.1–§6.2.2.2 percent-encoding normalization of one component: escapes get
  * uppercase hex, escapes of unreserved characters are decoded, characters the component does not
@@ -139,11 +161,11 @@ export function normalizePercentEncoding(s: string, component: Component): strin
     } else if (c < 128) {
       replacement = encodeByte(c);
     } else {
-      // The WHATWG serializer leaves no raw non-ASCII in these components; encode defensively as UTF-8.
-      const cp = s.codePointAt(i) ?? c;
-      if (cp > 0xffff) width = 2;
-      replacement = "";
-      for (const b of new TextEncoder().encode(String.fromCodePoint(cp))) replacement += encodeByte(b);
+      // Raw non-ASCII (text the parser never saw: the canonical fast path repairs links on their
+      // text) is encoded as the WHATWG parser encodes it, UTF-8 in uppercase; a surrogate outside a
+      // pair as U+FFFD, as the parser reads it.
+      replacement = encodeUtf8(s, i);
+      if (c >= 0xd800 && c <= 0xdbff && replacement.length === 12) width = 2;
     }
     if (replacement !== undefined) {
       out += s.slice(run, i) + replacement;

@@ -1,3 +1,4 @@
+import { parsedHost } from "./parsed-host.js";
 import type { UrlParts } from "./url-parts.js";
 
 /**
@@ -57,27 +58,30 @@ export interface SerializedAuthority {
 }
 
 /**
- * For a text {@link serializedHostEnd} refuses only for the case of its scheme or host or for a
- * port: its scheme and authority as the parser would spell them. The scheme and the host are
- * lowercased (the parser does both for an ASCII domain), a default port (80 for http, 443 for
- * https, leading zeros allowed) is dropped and another one written without its leading zeros. The
- * host's other terms are serializedHostEnd's: ASCII labels, the last one starting with a letter,
- * no `xn--` label, no trailing dot. `undefined` for anything else, a port over 65535 or an empty one
- * included: then the caller parses. People type `HTTP://Example.com:80/` and the seeded corpus
- * spells a third of its links so: read off the text, they need no parse.
+ * For a text {@link serializedHostEnd} refuses: its scheme and authority as the parser would
+ * spell them. The scheme is lowercased, a default port (80 for http, 443 for https, leading zeros
+ * allowed) is dropped and another one written without its leading zeros. A plain ASCII domain is
+ * lowercased here (the parser does no more to one); any other host (IDN, `xn--`, an IP address in
+ * any form, escapes, a trailing dot) is the parser's own answer for the host text, remembered per
+ * text ({@link parsedHost}). `undefined` for userinfo, a backslash, blanks or controls in the
+ * authority, an empty host, a port that is empty or over 65535, or a host the parser refuses: then
+ * the caller parses. People type `HTTP://Example.com:80/` and the seeded corpus spells a third of
+ * its links so, and two fifths on hosts other than plain domains: read off the text, with one map
+ * probe for such a host, they need no parse.
  *
  * @example
  * ```ts
  * serializedAuthority("HTTPS://Example.COM:443/a")?.prefix; // "https://example.com"
  * serializedAuthority("http://a.test:08080/")?.prefix;       // "http://a.test:8080"
  * serializedAuthority("http://a.test:65536/");               // undefined
+ * serializedAuthority("https://Bücher.example/")?.hostname;  // "xn--bcher-kva.example"
  * ```
  */
 export function serializedAuthority(input: string): SerializedAuthority | undefined {
   // A test and offsets, not exec(): the match array and its three captures cost more than the
   // parse they spare on short links.
   NEAR_AUTHORITY.lastIndex = 0;
-  if (!NEAR_AUTHORITY.test(input)) return undefined;
+  if (!NEAR_AUTHORITY.test(input)) return otherAuthority(input);
   const end = NEAR_AUTHORITY.lastIndex;
   const secure = input.charCodeAt(4) !== 0x3a;
   const hostStart = secure ? 8 : 7;
@@ -85,7 +89,18 @@ export function serializedAuthority(input: string): SerializedAuthority | undefi
   if (colon === -1 || colon > end) colon = end;
   const host = input.slice(hostStart, colon);
   const hostname = UPPER.test(host) ? host.toLowerCase() : host;
-  if (hostname.includes("xn--")) return undefined;
+  if (hostname.includes("xn--")) return otherAuthority(input);
+  return authority(secure, hostname, input, colon, end);
+}
+
+// The scheme, host and port as the parser writes them; undefined for a port over 65535.
+function authority(
+  secure: boolean,
+  hostname: string,
+  input: string,
+  colon: number,
+  end: number,
+): SerializedAuthority | undefined {
   let port = "";
   if (colon < end) {
     const n = Number(input.slice(colon + 1, end));
@@ -95,10 +110,34 @@ export function serializedAuthority(input: string): SerializedAuthority | undefi
   return { prefix: `${secure ? "https://" : "http://"}${hostname}${port}`, hostname, end };
 }
 
+// Any other host after a scheme "http://" or "https://" in any case (IDN, "xn--", an IP address,
+// escapes, a trailing dot): the parser's own answer for the host text, remembered (parsedHost),
+// with an optional port of digits. Userinfo, a backslash, blanks and controls, an empty host or
+// port are refused: there the parser reads more than the host.
+function otherAuthority(input: string): SerializedAuthority | undefined {
+  SCHEME.lastIndex = 0;
+  if (!SCHEME.test(input)) return undefined;
+  const hostStart = SCHEME.lastIndex;
+  AUTHORITY_RUN.lastIndex = hostStart;
+  AUTHORITY_RUN.test(input);
+  const end = AUTHORITY_RUN.lastIndex;
+  if (end === hostStart) return undefined;
+  // A port follows the last ":" after an IPv6 literal's "]"; the host text is checked by parsedHost.
+  let colon = input.lastIndexOf(":", end - 1);
+  if (colon < hostStart || colon < input.lastIndexOf("]", end - 1)) colon = end;
+  else if (!PORT.test(input.slice(colon + 1, end))) return undefined;
+  const hostname = parsedHost(input.slice(hostStart, colon));
+  if (hostname === undefined) return undefined;
+  return authority(hostStart === 8, hostname, input, colon, end);
+}
+
 // SERIALIZED_HOST in any case, with a port of up to five digits. Linear for the same reason.
 const NEAR_AUTHORITY =
   /[Hh][Tt][Tt][Pp][Ss]?:\/\/(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*(?::[0-9]{1,5})?(?=[/?#]|$)/y;
 const UPPER = /[A-Z]/;
+const SCHEME = /[Hh][Tt][Tt][Pp][Ss]?:\/\//y;
+const AUTHORITY_RUN = /[^/?#]*/y;
+const PORT = /^[0-9]{1,5}$/;
 
 /** What the `URL` getters would return for a text {@link serializedUrl} accepts. */
 export interface SerializedUrl extends UrlParts {

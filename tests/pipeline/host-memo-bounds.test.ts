@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";
 import { hostFacts } from "../../src/pipeline/host-options.js";
 import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
@@ -32,5 +33,54 @@ describe("the per-host memos are bounded", () => {
       "the host's options object is kept apart, by its lists",
     );
     assert.equal(youtubeAgain.options.isTracking("si"), true);
+  });
+
+  it("keeps no long link alive through a host name it remembers", () => {
+    // Its own process with the collector exposed. 1,024 links of 60,000 characters on as many
+    // hosts, half of them on a host a rule claims (the rule matcher's memo): the memos fill, and a
+    // host name sliced off the text (the text lane never parses) would be a view that keeps its
+    // whole link: 59 MiB before the keys were copied.
+    const indexUrl = new URL("../../src/index.js", import.meta.url).href;
+    const script = `
+      const { normalize } = await import(${JSON.stringify(indexUrl)});
+      globalThis.gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 1024; i++) {
+        const host = i % 2 === 0 ? "h" + String(i).padStart(8, "0") + ".example.test" : "h" + String(i).padStart(8, "0") + ".youtube.com";
+        normalize("https://" + host + "/watch?v=abc&x=" + "a".repeat(60000) + i);
+      }
+      globalThis.gc();
+      console.log(process.memoryUsage().heapUsed - before);`;
+    const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const mib = Number(r.stdout.trim()) / 2 ** 20;
+    // The memos' own entries are well under a MiB; one link kept per 64 would already be 1 MiB.
+    assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 1,024 long links`);
+  });
+
+  it("holds at most 1,024 host texts of links on hosts the parser rewrites, and none of the links", () => {
+    // parsedHost remembers the parser's answer per host text (IDN, IP addresses, a trailing dot).
+    // 20,000 links of 30,000 characters on as many IDN hosts of 200 characters: unbounded, the
+    // texts and answers alone would be ~15 MiB, and one link kept per key 1.1 GiB.
+    const indexUrl = new URL("../../src/index.js", import.meta.url).href;
+    const script = `
+      const { normalize } = await import(${JSON.stringify(indexUrl)});
+      globalThis.gc();
+      const before = process.memoryUsage().heapUsed;
+      const tail = "/" + "a".repeat(30000);
+      for (let i = 0; i < 20000; i++) {
+        const label = ("b\u00fccher" + i).padEnd(60, "x");
+        normalize("https://" + label + "." + label + "." + label + ".example" + tail + i);
+      }
+      globalThis.gc();
+      console.log(process.memoryUsage().heapUsed - before);`;
+    const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const mib = Number(r.stdout.trim()) / 2 ** 20;
+    assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 20,000 links on new hosts`);
   });
 });

@@ -76,12 +76,32 @@ const suffixes = fc.constantFrom(
   "# /route",
   "?a=1\t&b",
   "/a b",
+  // What the parser percent-encodes on raw text (UTF-8, uppercase) and the repair on the text
+  // encodes the same way; blanks and controls it trims at the end; surrogates outside a pair.
+  "/caf\u00e9",
+  "/\u00e9/%C3%A9",
+  "?q=\u00e9&a=1",
+  "?q=a b",
+  "/\u{1f600}?x=\u{1f600}",
+  "/\u0001\u007f",
+  "/x\u0085y",
+  "/\ud800",
+  "/a\udc00b",
+  "?q=\ud83d",
+  "/x ",
+  "?q=1 ",
+  "/x\u0001",
+  "/a b?c=d e#f g",
 );
 
 // Before the fragment: an escape in lowercase hex or of an unreserved byte, a stray "%", a
 // character the normalization encodes, a dot segment.
 const REPAIRED_ON_TEXT =
   /%(?![0-9A-F]{2})|%(?:4[1-9A-F]|5[0-9AF]|6[1-9A-F]|7[0-9AE]|3[0-9]|2[DE])|[|^`{}<>"[\]]|\/\.\.?(?:[/?]|$)/;
+
+// Before the fragment: a character the parser percent-encodes (a space, a control, non-ASCII).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are the point
+const ENCODED_BY_PARSER = /[\u0000-\u0020\u007f-\uffff]/;
 
 type Outcome = { ok: true; value: string } | { ok: false; code: string };
 
@@ -114,6 +134,10 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
       takenFromNearText: 0,
       // On text with an escape to normalize, a character the normalization encodes or a dot segment.
       takenFromTextRepaired: 0,
+      // On text with a character the parser would encode (non-ASCII, a space, a control).
+      takenFromTextEncoded: 0,
+      // On text whose host the parser rewrites (IDN, xn--, an IP address, a trailing dot): parsedHost.
+      takenOnOtherHost: 0,
     };
     const check = (input: string, options: NormalizeOptions | undefined): Outcome => {
       const full = attempt(() => explain(input, options).canonical);
@@ -150,6 +174,9 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
           reached.takenFromText++;
           if (serializedHostEnd(input) === -1) reached.takenFromNearText++;
           if (REPAIRED_ON_TEXT.test(input.split("#")[0] as string)) reached.takenFromTextRepaired++;
+          if (ENCODED_BY_PARSER.test(input.split("#")[0] as string)) reached.takenFromTextEncoded++;
+          if (!/^https?:\/\/[a-z0-9.:-]*(?:[/?#]|$)/i.test(input) || url.hostname.endsWith("."))
+            reached.takenOnOtherHost++;
           continue;
         }
         reached.taken++;

@@ -76,7 +76,9 @@ describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)",
   });
 
   it("serializedAuthority writes scheme, host and port as the parser does", () => {
-    const reached = { accepted: 0, lowercased: 0, portDropped: 0, portKept: 0, refused: 0 };
+    // otherHost: a host the plain-domain check refuses (IDN, xn--, IP addresses, escapes, a
+    // trailing dot), read by the parser through parsedHost's memo.
+    const reached = { accepted: 0, lowercased: 0, portDropped: 0, portKept: 0, otherHost: 0, refused: 0 };
     // Four times the runs: a kept port needs an "off" tail on an otherwise clean authority.
     const runs = RUNS * 4;
     fc.assert(
@@ -98,7 +100,10 @@ describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)",
         // What follows the authority is the parser's to read as path, query or fragment.
         const rest = input.slice(near.end);
         assert.ok(rest === "" || "/?#".includes(rest.charAt(0)), JSON.stringify(input));
-        if (input.slice(0, near.end) !== near.prefix) {
+        const start = input.charCodeAt(4) === 0x3a ? 7 : 8;
+        if (!/^[a-z0-9.-]*$/.test(input.slice(start, near.end).toLowerCase().replace(/:\d+$/, "")))
+          reached.otherHost++;
+        else if (input.slice(0, near.end) !== near.prefix) {
           if (input.slice(0, near.end).toLowerCase() === near.prefix) reached.lowercased++;
           else if (url.port === "") reached.portDropped++;
           else reached.portKept++;
@@ -112,13 +117,35 @@ describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)",
       "https://a.com:65536/",
       "https://a.com:/",
       "https://XN--zz.com/",
-      "https://a.com.:443/",
       "https://u@a.com/",
       "https://a.1/",
       "https://a.com:443:443/",
       "https://a.com:123456/",
+      "http:///a.com/",
+      "http://a b.com/",
+      "http://a.com\\x/",
+      "http://a.com\t/",
+      "http://[::1/",
+      "http://[::1]:/",
+      "http://[::1]x/",
+      "http://u:p@[::1]/",
+      "http://ex%2Fample.com/",
     ])
       assert.equal(serializedAuthority(input), undefined, JSON.stringify(input));
+    // Hosts the parser rewrites, read through parsedHost: IDN, IPv4 in any form, IPv6, escapes.
+    for (const [input, prefix] of [
+      ["https://a.com.:443/", "https://a.com."],
+      ["HTTPS://Bücher.Example:8443/x", "https://xn--bcher-kva.example:8443"],
+      ["http://0x7f.1/", "http://127.0.0.1"],
+      ["http://127.0.0.1:80?q", "http://127.0.0.1"],
+      ["http://[2001:DB8:0:0::1]:0080/", "http://[2001:db8::1]"],
+      ["http://[::1]#x", "http://[::1]"],
+      ["http://ex%41mple.com/", "http://example.com"],
+      ["https://xn--bcher-kva.example/", "https://xn--bcher-kva.example"],
+    ] as const) {
+      assert.equal(serializedAuthority(input)?.prefix, prefix, input);
+      assert.equal(serializedAuthority(input)?.prefix, prefix, `${input}, remembered`);
+    }
     assert.deepEqual(serializedAuthority("HTTP://A.Test:0080?x"), {
       prefix: "http://a.test",
       hostname: "a.test",

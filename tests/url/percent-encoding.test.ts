@@ -60,6 +60,21 @@ describe("normalizePercentEncoding (RFC 3986 §6.2.2)", () => {
   it("encodes raw non-ASCII as UTF-8", () => {
     assert.equal(normalizePercentEncoding("é😀", "fragment"), "%C3%A9%F0%9F%98%80");
   });
+  it("encodes raw text as the WHATWG parser does: each UTF-8 length, and a surrogate outside a pair", () => {
+    // The canonical fast path repairs links on their text with it, in place of the parse.
+    const points = ["\u0080", "\u07ff", "\u0800", "\ud7ff", "\ue000", "\uffff", "\u{10000}", "\u{10ffff}"];
+    const lone = ["\ud800", "\udbff", "\udc00", "\udfff", "\ud800\ud800\udc00", "\udc00\ud800"];
+    for (const text of [...points, ...lone, " ", "\u0001", "\u007f"]) {
+      // Between letters: the parser trims blanks and controls at the end of its input.
+      const parsed = new URL(`http://a.test/x${text}y?x${text}y`);
+      assert.equal(normalizePercentEncoding(`/x${text}y`, "path"), parsed.pathname, JSON.stringify(text));
+      assert.equal(
+        normalizePercentEncoding(`x${text}y`, "query"),
+        parsed.search.slice(1),
+        JSON.stringify(text),
+      );
+    }
+  });
   it("is idempotent", () => {
     for (const s of ["%2525", "a%2fb%7e", "100%", "x|y", "%C3%A9"]) {
       const once = normalizePercentEncoding(s, "query");
@@ -69,7 +84,22 @@ describe("normalizePercentEncoding (RFC 3986 §6.2.2)", () => {
   it("agrees with a character-at-a-time reference (fast-check, fixed seed)", () => {
     const alphabet = fc.constantFrom(
       ...[..."aZ09-._~!$&'()*+,;=:@/?#[]|^`{}\\\" <>%"],
-      ...["%41", "%7e", "%2f", "%2F", "%3a", "%25", "%zz", "%4", "é", "😀"],
+      ...[
+        "%41",
+        "%7e",
+        "%2f",
+        "%2F",
+        "%3a",
+        "%25",
+        "%zz",
+        "%4",
+        "é",
+        "😀",
+        "\u07ff",
+        "\u0800",
+        "\ud800",
+        "\udc00",
+      ],
     );
     // Mostly clean text too: the native pre-check returns those at once, and escapes already in
     // normal form must stay without a rebuilt string (both branches counted below).
