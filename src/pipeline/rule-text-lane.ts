@@ -71,13 +71,19 @@ export function ruleFromText(
   let rule: DeclaredRule | undefined;
   let rewrite: TextRewrite | undefined;
   const protocol = input.charCodeAt(4) === 0x3a ? "http:" : "https:";
-  for (const r of rules) {
-    const answer = r[rewriteText](hostname, path, protocol);
-    if (answer === false) continue;
-    if (answer === undefined) return undefined;
-    rule = r;
-    rewrite = answer;
-    break;
+  try {
+    for (const r of rules) {
+      const answer = r[rewriteText](hostname, path, protocol);
+      if (answer === false) continue;
+      if (answer === undefined) return undefined;
+      rule = r;
+      rewrite = answer;
+      break;
+    }
+  } catch {
+    // A template filled past MAX_URL_LENGTH from a path not yet known to be normal (escapes the
+    // generic pass decodes are longer): the pipeline fills it from the normalized path.
+    return undefined;
   }
   // The rule may keep a fragment (GitHub's #L10 on a file): the whole pipeline decides.
   if (end < input.length && rule?.keepFragment !== undefined) return undefined;

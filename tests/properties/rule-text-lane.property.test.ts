@@ -386,4 +386,25 @@ describe("the rule text lane (fast-check, fixed seed)", () => {
       assert.ok(count > RUNS / 50, `${branch}: only ${count} checks in ${RUNS} runs reached it`);
     assert.ok(reached.answered > RUNS / 8, `the lane answered only ${reached.answered} of ${RUNS}`);
   });
+
+  it("asks the rules before its scan, and leaves a failure there to the pipeline", () => {
+    // The rules see the path before the scan has found it normal: a capture of escapes that the
+    // generic pass decodes (%41 -> A) fills a repeating template past MAX_URL_LENGTH on the raw
+    // text only. The pipeline fills it with the decoded capture and answers; so must normalize().
+    const rules = compileRules([
+      {
+        name: "repeat-v1",
+        domains: ["repeat.test"],
+        pathPatterns: [{ match: "/r/{x}", rewrite: "/{x}/{x}/{x}/{x}" }],
+      },
+    ]);
+    const input = `https://repeat.test/r/${"%41".repeat(7000)}`;
+    const full = explain(input, { rules }).canonical;
+    assert.equal(full.length, "https://repeat.test/".length + 4 * 7000 + 3);
+    assert.equal(normalize(input, { rules }), full);
+    const resolved = resolveNormalizeOptions({ rules });
+    const lookup = ruleLookup(resolved.rules);
+    const facts = hostFacts(resolved, lookup, "repeat.test");
+    assert.equal(ruleFromText(input, 19, "repeat.test", resolved, lookup, facts), undefined);
+  });
 });
