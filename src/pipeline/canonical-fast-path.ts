@@ -281,9 +281,20 @@ export function canonicalFromAuthority(
   return canonicalFastPath(href, hostname, options, lookup, stripped, true, facts);
 }
 
-// canonicalFromAuthority on a text that spells its scheme and authority as the parser does: its own
-// href (a "/" put in for an empty path). A trailing host dot is stripped and checked (repair).
-function canonicalFromSerialized(
+/**
+ * {@link canonicalFromAuthority} on a text that spells its scheme and authority as the parser
+ * does, up to `hostEnd` (its authority's end), `hostname` its host: the text is its own href (a
+ * `/` put in for an empty path). A trailing host dot is stripped and checked (repair). `facts`,
+ * the host's {@link hostFacts} when the caller has them (the rule text lane, on a host where no
+ * rule claims the path).
+ *
+ * @example
+ * ```ts
+ * const options = resolveNormalizeOptions(undefined);
+ * canonicalFromSerialized("https://a.test/?b=1&a=2", 14, "a.test", options, ruleLookup(options.rules), undefined); // "https://a.test/?a=2&b=1"
+ * ```
+ */
+export function canonicalFromSerialized(
   input: string,
   hostEnd: number,
   hostname: string,
@@ -318,7 +329,7 @@ function dedupe(names: string[]): void {
 // and rules, and the rfc3986 preset's (a query kept as written, an empty "?" too). Anything else
 // (layers, https or www forced, index documents, a trailing slash added, the rfc3986 preset with
 // tracking removal or sorting) goes the whole way.
-function modelled(o: ResolvedNormalizeOptions): boolean {
+export function modelled(o: ResolvedNormalizeOptions): boolean {
   // Asked twice per link, nearly always of the options asked last: one compare.
   if (o === lastAsked) return lastAnswer;
   lastAsked = o;
@@ -343,7 +354,7 @@ const PLAIN = /[^A-Za-z0-9\-_~!$&)*+,=:@/?.]/g;
 const SESSION_TAIL = /[sfn]id/gi;
 const DOT_SEGMENT = 1;
 const PATH_SESSION = 2;
-const QUERY_SESSION = 4;
+export const QUERY_SESSION = 4;
 const REPAIR = 8;
 const CHANGES = -1;
 const PATH_WORK = NEEDS_WORK.path;
@@ -357,7 +368,7 @@ const QUERY_WORK = NEEDS_WORK.query;
 // query in any case (the tail of every session-id name: sid=, phpsessid=, cfid=, jsessionid=,
 // aspsessionid…). Measured on canonical golden-corpus links: ~330 ns per URL for the pipeline's
 // own normalizePath, session-id and query normalization calls, against ~90 for this pass.
-function scan(href: string, from: number, queryAt: number, end: number, sessions: boolean): number {
+export function scan(href: string, from: number, queryAt: number, end: number, sessions: boolean): number {
   let marks = 0;
   // The marks first, by native searches: a "/." in the path, a "sid", "fid" or "nid" in the query.
   // A mark only sends the stage itself to look, so a search that finds more than a character loop
@@ -428,7 +439,7 @@ function scan(href: string, from: number, queryAt: number, end: number, sessions
 // an ordered query needs no pair objects. With the text lane, the golden corpus's links on
 // unclaimed hosts that change went from 7.3x to 3.4x the bare parse, its canonical ones from 3.8x
 // to 1.4x (interleaved CPU-time rounds, /work/notes/cmp.mjs, at 3 helpers' load).
-function keptQuery(
+export function keptQuery(
   href: string,
   from: number,
   end: number,

@@ -1,3 +1,4 @@
+import type { DeclaredRule } from "../rules/declared-rule.js";
 import { stripTrailingDot } from "../url/host.js";
 import { ownCopy } from "../url/own-copy.js";
 import { hostTrackingNames } from "./host-tracking.js";
@@ -29,6 +30,11 @@ export interface HostFacts {
   readonly claimed: boolean;
   /** The options as the tracking passes use them on the host (see {@link withExemptions}). */
   readonly options: ResolvedNormalizeOptions;
+  /**
+   * On a claimed host of a list of declarative rules only: the rules that claim it, in list order
+   * (`RuleLookup.claimants`), for the rule text lane. Asked once per host, with the claim.
+   */
+  readonly rules?: readonly DeclaredRule[] | undefined;
 }
 
 /**
@@ -88,9 +94,11 @@ export function hostFacts(
   lastMemo = memo;
   let out = memo.get(hostname);
   if (out === undefined) {
+    const claimed = lookup?.mayMatch(hostname) ?? false;
     out = Object.freeze({
-      claimed: lookup?.mayMatch(hostname) ?? false,
+      claimed,
       options: options.stripTracking ? compute(options, lookup, hostname) : options,
+      rules: claimed ? lookup?.claimants?.(hostname) : undefined,
     });
     if (memo.size >= MAX_HOSTS) memo.clear();
     // The text lane slices the host off the link: a key of its own, not a view of the link.

@@ -19,9 +19,10 @@ import {
   resolveNormalizeOptions,
 } from "./resolve-normalize-options.js";
 import { type RuleLookup, ruleLookup } from "./rule-lookup.js";
+import { ruleNoiseFor } from "./rule-noise.js";
 import { ruleTextGate } from "./rule-text-gate.js";
+import { ruleFromText } from "./rule-text-lane.js";
 import type { TrackingLayerAction } from "./tracking-layer.js";
-import { createTrackingMatcher, type TrackingMatcher } from "./tracking-matcher.js";
 
 // An unwrapped link (google.com/url?q=…) goes through the whole pipeline again, one wrapper at a
 // time; a wrapper inside a wrapper is real (AMP inside a Google redirect), a chain longer than this
@@ -196,11 +197,16 @@ function readText(input: string, options: ResolvedNormalizeOptions): string | Se
     const fast = canonicalFromAuthority(input, authority, options, lookup, undefined, facts);
     if (fast !== undefined) return fast;
   }
-  // serializedUrl reads no port: a text with one is parsed.
+  // serializedUrl and the rule text lane read no port and a host as the generic pass leaves it (no
+  // trailing dot): a text with either is parsed.
   const { end, hostname } = authority;
-  return authority.serialized && end === (input.charCodeAt(4) === 0x3a ? 7 : 8) + hostname.length
-    ? serializedUrl(input, end, hostname)
-    : undefined;
+  if (
+    !authority.serialized ||
+    end !== (input.charCodeAt(4) === 0x3a ? 7 : 8) + hostname.length ||
+    hostname.charCodeAt(hostname.length - 1) === 0x2e
+  )
+    return undefined;
+  return ruleFromText(input, end, hostname, options, lookup, facts) ?? serializedUrl(input, end, hostname);
 }
 
 function lookupFor(options: ResolvedNormalizeOptions): RuleLookup | undefined {
@@ -529,8 +535,6 @@ function checkOutput(out: URL | string): URL | undefined {
   }
 }
 
-const ruleNoise = new WeakMap<readonly string[], TrackingMatcher>();
-
 /** What the final pass reads of a rule's output: a parsed URL or a declarative rule's parts. */
 type FinalInput = Pick<URL, "protocol" | "username" | "password" | "host" | "pathname" | "search" | "hash">;
 
@@ -603,19 +607,6 @@ function finalPass(
   if (params.length > 0) href += `?${joinQuery(params)}`;
   return { href: withHash(href, url, rule, options), removed };
 }
-
-// A rule's strip list as a matcher. Cached per list only for the common case; a keepParams list
-// changes what the rule may strip.
-function ruleNoiseFor(strip: readonly string[], keep: readonly string[] = NO_KEEP): TrackingMatcher {
-  let noise = keep.length === 0 ? ruleNoise.get(strip) : undefined;
-  if (noise === undefined) {
-    noise = createTrackingMatcher(strip, keep);
-    if (keep.length === 0) ruleNoise.set(strip, noise);
-  }
-  return noise;
-}
-
-const NO_KEEP: readonly string[] = Object.freeze([]);
 
 function withHash(
   href: string,

@@ -18,6 +18,11 @@ export interface RuleLookup {
    */
   findParts?: (url: UrlParts) => DeclaredRule | undefined;
   /**
+   * With {@link findParts}: the rules that claim `hostname` by their domains, in list order, the
+   * candidates `findParts` asks in turn (the rule text lane asks them itself).
+   */
+  claimants?: (hostname: string) => readonly DeclaredRule[];
+  /**
    * The parameter names the tracking passes leave alone on `hostname`: the union of the
    * `exemptParams` of every declarative rule in the list that claims the host, whichever rule (if
    * any) wins first-match. `undefined` when there are none (the common case: one `Map` miss).
@@ -168,6 +173,7 @@ function compile(all: readonly DomainRule[]): RuleLookup {
     mayMatch: hostClaim(exact, suffixes),
     find: findParts,
     findParts,
+    claimants: findParts.claimants,
     exemptFor,
     rules: all,
   };

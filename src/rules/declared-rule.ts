@@ -124,6 +124,45 @@ export const applyParts: unique symbol = Symbol("canonurl.applyParts");
  */
 export const matchOnHost: unique symbol = Symbol("canonurl.matchOnHost");
 
+/**
+ * The rule text lane's form of `applyParts`, keyed by a symbol so it stays off the public surface:
+ * for a link on one of the rule's hosts (found through the host index) whose generic path is
+ * `path`, read off a text the parser would leave alone. `false`: the rule does not claim the link
+ * (first-match goes on); `undefined`: it claims it in a way the lane does not model (an unwrap
+ * form's path, a rewrite the parser might change or that lands off the rule's hosts), and the link
+ * takes the whole pipeline; else the rewrite (see {@link TextRewrite}).
+ *
+ * @example
+ * ```ts
+ * rule[rewriteText]("youtu.be", "/abc", "https:")?.prefix; // "https://www.youtube.com/watch"
+ * ```
+ */
+export const rewriteText: unique symbol = Symbol("canonurl.rewriteText");
+
+/**
+ * A declarative rewrite as the rule text lane builds the key from it: `prefix` and a query of the
+ * input's pairs that {@link TextRewrite.drops} leaves, plus `set`, less what the final pass strips.
+ *
+ * @example
+ * ```ts
+ * const w = rule[rewriteText]("youtu.be", "/abc", "https:"); // { prefix: "https://www.youtube.com/watch", set: [{ name: "v", value: "abc" }], … }
+ * ```
+ */
+export interface TextRewrite {
+  /** The scheme, host and path of the rewrite, serialized: `https://www.youtube.com/watch`. */
+  readonly prefix: string;
+  /** The rewrite's host name. */
+  readonly hostname: string;
+  /** The pairs the rewrite sets, in template order, or `undefined`. */
+  readonly set: readonly QueryParam[] | undefined;
+  /** The names of the pairs the rewrite sets: an input pair of one of these names goes. */
+  readonly setNames: readonly string[] | undefined;
+  /** The allowlist in force: an input pair whose name it lacks goes. */
+  readonly keep: ReadonlySet<string> | undefined;
+  /** What the final pass strips here (`stripParamsFor`). */
+  readonly strip: readonly string[] | undefined;
+}
+
 // Template text the WHATWG parser leaves as it is in a special URL's path (RFC 3986 path characters,
 // no escapes) and in a query (the same without "&" "=" "'" "%", which would split a pair or be
 // encoded). Checked once per pattern; see #rewrite for the rest of the argument.
@@ -157,7 +196,11 @@ interface Compiled {
   readonly mirrors: HostSet | undefined;
   /** Whether every host `canonicalHost` can produce is one the WHATWG parser leaves as it is. */
   readonly hostStable: boolean;
+  /** A `{domain}` canonical host per host name seen (bounded: wildcard domains have no end). */
+  readonly canonicalHosts: Map<string, string>;
 }
+
+const MAX_CANONICAL_HOSTS = 256;
 
 function compileDeclaration(declaration: DeclarativeRule, bases: readonly string[]): Compiled {
   const ruleStrip = declaration.stripParams ?? [];
@@ -204,7 +247,7 @@ function compileDeclaration(declaration: DeclarativeRule, bases: readonly string
     mirrorHosts === undefined
       ? undefined
       : createHostSet(mirrorHosts === true ? declaration.domains : mirrorHosts);
-  return { patterns, fragmentPaths, unwrap, mirrors, hostStable };
+  return { patterns, fragmentPaths, unwrap, mirrors, hostStable, canonicalHosts: new Map() };
 }
 
 /**
@@ -400,12 +443,17 @@ export class DeclaredRule implements DomainRule {
 
   #decideClaim(url: UrlParts, hostKnown: boolean): boolean {
     if (hostKnown ? !isWebScheme(url) : !this.#claims(url)) return false;
-    if (!this.#scoped || this.#c.mirrors?.has(url.hostname) === true) return true;
-    if (this.#patternFor(url.hostname, url.pathname) !== undefined) return true;
+    return this.#claimsOn(url.hostname, url.pathname);
+  }
+
+  // The claim on one of the rule's hosts, for an http(s) link.
+  #claimsOn(host: string, path: string): boolean {
+    if (!this.#scoped || this.#c.mirrors?.has(host) === true) return true;
+    if (this.#patternFor(host, path) !== undefined) return true;
     // The paths where it keeps a fragment are paths it understands too (GitHub's file links).
     const fragmentPaths = this.#c.fragmentPaths;
     if (fragmentPaths !== undefined)
-      for (const p of fragmentPaths) if (matchPathPattern(p, url.pathname) !== undefined) return true;
+      for (const p of fragmentPaths) if (matchPathPattern(p, path) !== undefined) return true;
     return false;
   }
 
@@ -426,11 +474,16 @@ export class DeclaredRule implements DomainRule {
 
   #canonicalHostOf(host: string): string {
     const canonicalHost = this.declaration.canonicalHost;
-    return canonicalHost === undefined
-      ? host
-      : canonicalHost.includes("{domain}")
-        ? canonicalHost.replace("{domain}", this.#baseOf(host))
-        : canonicalHost;
+    if (canonicalHost === undefined || !canonicalHost.includes("{domain}")) return canonicalHost ?? host;
+    // Remembered per host: #baseOf tries every domain of the rule (Amazon's 46) on each link.
+    const memo = this.#c.canonicalHosts;
+    let out = memo.get(host);
+    if (out === undefined) {
+      out = canonicalHost.replace("{domain}", this.#baseOf(host));
+      if (memo.size >= MAX_CANONICAL_HOSTS) memo.clear();
+      memo.set(host, out);
+    }
+    return out;
   }
 
   // A wrapper inside a wrapper of the same kind (google.com/url?q=google.com/url?q=…) is peeled here,
@@ -513,6 +566,42 @@ export class DeclaredRule implements DomainRule {
     if (this.declaration.unwrap !== undefined)
       return isWebScheme(url) && this.#rememberedTarget(url) !== undefined;
     return this.#claimsPath(url, true);
+  }
+
+  // #rewrite's decisions on a path and host alone (no port, userinfo or fragment: the lane has
+  // none), refusing where #rewrite would hand the pipeline a URL to parse (not stable) or the
+  // pipeline would start over (a host off the rule's own). The query is the lane's.
+  [rewriteText](host: string, path: string, protocol: string): TextRewrite | false | undefined {
+    if (this.declaration.unwrap !== undefined) {
+      // A link on an unwrap form's path may carry a target: the whole pipeline decides.
+      for (const form of this.#c.unwrap ?? []) if (matchPathPattern(form.path, path) !== undefined) return;
+      return false;
+    }
+    if (this.exemptOnly || !this.#claimsOn(host, path)) return false;
+    const p = this.#patternFor(host, path);
+    let keep = this.#scoped ? undefined : this.#keep;
+    let set: QueryParam[] | undefined;
+    if (p !== undefined) {
+      const values = this.#lastValues as string[];
+      keep = p.keep ?? this.#keep;
+      path = fillTemplate(p.rewrite.path, values);
+      if (!p.stable || (path.includes("/.") && DOT_SEGMENT.test(path))) return;
+      if (p.rewrite.query.length > 0) {
+        for (const v of values) if (v.includes("'")) return;
+        set = rewriteQueryParams(p.rewrite, values);
+      }
+    }
+    const hostname = this.#canonicalHostOf(host);
+    if (!this.#c.hostStable || (hostname !== host && !this.hosts.has(hostname))) return;
+    const scheme = this.declaration.canonicalScheme;
+    return {
+      prefix: `${scheme === undefined ? protocol : `${scheme}:`}//${hostname}${path}`,
+      hostname,
+      set,
+      setNames: set === undefined ? undefined : p?.setNames,
+      keep,
+      strip: this.#scoped ? p?.strip : this.stripParams,
+    };
   }
 
   [applyParts]<T extends UrlParts>(parts: T, params?: readonly QueryParam[]): T | RewrittenParts | URL {

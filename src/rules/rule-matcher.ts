@@ -14,6 +14,16 @@ function push(map: Map<string, number[]>, key: string, index: number): void {
   else if (list[list.length - 1] !== index) list.push(index);
 }
 
+/** {@link createRuleMatcher} over declarative rules only. */
+export interface DeclaredRuleMatcher {
+  (url: UrlParts): DeclaredRule | undefined;
+  /**
+   * The rules that claim `host` by their domains, in list order: the candidates the lookup asks
+   * in turn (the rule text lane asks them itself). Not remembered: the caller keeps the answer.
+   */
+  readonly claimants: (host: string) => readonly DeclaredRule[];
+}
+
 /**
  * Builds, once, the lookup the pipeline runs per URL: the first rule of `rules` (in list order)
  * whose `match` accepts the URL. Declarative rules are indexed by host: an exact-host `Map` plus,
@@ -33,9 +43,7 @@ function push(map: Map<string, number[]>, key: string, index: number): void {
  * find(new URL("https://example.com/"));               // undefined
  * ```
  */
-export function createRuleMatcher(
-  rules: readonly DeclaredRule[],
-): (url: UrlParts) => DeclaredRule | undefined;
+export function createRuleMatcher(rules: readonly DeclaredRule[]): DeclaredRuleMatcher;
 export function createRuleMatcher(rules: readonly DomainRule[]): (url: URL) => DomainRule | undefined;
 export function createRuleMatcher(
   rules: readonly (DomainRule | DeclaredRule)[],
@@ -134,7 +142,7 @@ export function createRuleMatcher(
   // Bounded like the pipeline's other host memos; a name longer than DNS allows is not kept.
   const byHost = new Map<string, readonly number[]>();
 
-  return (url: URL & UrlParts): DomainRule | DeclaredRule | undefined => {
+  const find = (url: URL & UrlParts): DomainRule | DeclaredRule | undefined => {
     const host = url.hostname;
     let candidates = byHost.get(host);
     if (candidates === undefined) {
@@ -150,4 +158,7 @@ export function createRuleMatcher(
     else if (opaque.length > 0) best = firstMatch(opaque, url, best);
     return best < list.length ? list[best] : undefined;
   };
+  return Object.assign(find, {
+    claimants: (host: string) => candidatesOf(host).map((index) => list[index] as DeclaredRule),
+  });
 }

@@ -167,9 +167,15 @@ describe("canonurl/core bundles and runs without Node", () => {
     // and rfc3986 from 2.42x to ~2.1x on the seeded one (bench/README.md), and no cut of the same
     // size was found that keeps the user's rules checked in the core (path-pattern.ts's
     // messages are the known candidate, ~500 B by the rule pass's estimate, not measured: they would have to move to a check every caller
-    // of the core still runs).
+    // of the core still runs). Issue 24's rule text lane (rule-text-lane.ts, DeclaredRule's
+    // rewriteText, the host's candidate rules in its facts) measured 25,737 B, +865 B on 24,872:
+    // the ceiling moved to 26 KiB, the lead's call (issue 24's notes). On the golden corpus's
+    // links it takes (81% of the rule links) it cut normalize's time to ~0.7x (bench/README.md,
+    // "the rule text lane"). Merged with the fourth pass on unclaimed links (every host and
+    // encodable character on the text, one authority record per text: +~420 B, rfc3986 on the
+    // seeded corpus from ~2.0x to ~1.4x the bare parse): 26,239 B.
     const selection = await gzipOf("classify, defaultRules, explain, normalize");
-    assert.ok(selection <= 25 * 1024, `gzip ${selection} B`);
+    assert.ok(selection <= 26 * 1024, `gzip ${selection} B`);
     assert.ok(selection > 4 * 1024, `gzip ${selection} B: the bundle lost its rules?`);
     // classify alone: 3,016 B measured (issue 24's common-form path, ~200 B, paid for by shorter
     // code off the hot path); the rules, the pipeline or the rule compiler would double it.

@@ -1,0 +1,187 @@
+import { type DeclaredRule, rewriteText, type TextRewrite } from "../rules/declared-rule.js";
+import { MAX_URL_LENGTH } from "../url/max-url-length.js";
+import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
+import { canonicalFromSerialized, keptQuery, modelled, QUERY_SESSION, scan } from "./canonical-fast-path.js";
+import { removeMatching } from "./generic-pass.js";
+import { type HostFacts, withExemptions } from "./host-options.js";
+import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
+import type { RuleLookup } from "./rule-lookup.js";
+import { ruleNoiseFor } from "./rule-noise.js";
+import { removeQuerySessionIds } from "./session-ids.js";
+import type { TrackingMatcher } from "./tracking-matcher.js";
+
+/**
+ * The key of a link on a host a declarative rule claims, built on the text's offsets, when the
+ * parser would leave the text as it is ({@link serializedHostEnd} gave `hostEnd`) and the generic
+ * pass would change nothing before the query but trailing slashes (the fast path's own scan finds
+ * no escape to normalize, no dot segment, no session-id mark). The rules that claim the host
+ * (`facts.rules`) are asked in list order on the generic path, as first-match asks them; the one
+ * that claims it gives its rewrite's scheme, host and path ({@link rewriteText}), and the query is
+ * the input's pairs less those the generic tracking pass, the rule's allowlist, the pairs it sets
+ * and the final pass drop, with the pairs it sets, sorted. No parts, generic or rewrite record and
+ * no pair objects while the kept pairs are in order. When no rule claims the link, the generic
+ * answer is the unclaimed fast path's.
+ *
+ * `undefined` wherever it does not model a stage: then the whole pipeline runs. It refuses options
+ * beyond the identity preset's steps (layers, keepParams, https or www forced, index documents, a
+ * trailing slash added), a fragment a rule or the options may keep, an unwrap form's path, a
+ * rewrite the parser might change or that lands off the rule's hosts, and a key over the length
+ * bound. tests/properties/rule-text-lane.property.test.ts holds it against explain() and counts
+ * both answers.
+ *
+ * @example
+ * ```ts
+ * const options = resolveNormalizeOptions(undefined);
+ * const lookup = ruleLookup(options.rules);
+ * const facts = hostFacts(options, lookup, "youtu.be");
+ * ruleFromText("https://youtu.be/abc?si=x", 16, "youtu.be", options, lookup, facts); // "https://www.youtube.com/watch?v=abc"
+ * ```
+ */
+export function ruleFromText(
+  input: string,
+  hostEnd: number,
+  hostname: string,
+  options: ResolvedNormalizeOptions,
+  lookup: RuleLookup | undefined,
+  facts: HostFacts,
+): string | undefined {
+  const rules = facts.rules;
+  if (rules === undefined || !laneModelled(options)) return undefined;
+  let end = input.indexOf("#", hostEnd);
+  if (end === -1) end = input.length;
+  else {
+    // A route or, with stripFragment off, any fragment stays; a blank may hide a route (see the
+    // fast path).
+    const c = input.charCodeAt(end + 1);
+    if (!options.stripFragment || ((c === 0x2f || c === 0x21) && end + 2 < input.length) || c <= 0x20)
+      return undefined;
+  }
+  let queryAt = input.indexOf("?", hostEnd);
+  if (queryAt > end) queryAt = -1;
+  const pathEnd = queryAt === -1 ? end : queryAt;
+  // The generic path: trailing slashes stripped (never the root's), as applyTrailingSlash does.
+  let pathOut = pathEnd;
+  if (options.trailingSlash === "strip" && pathEnd - hostEnd > 1 && input.charCodeAt(pathEnd - 1) === 0x2f) {
+    while (pathOut - 1 > hostEnd && input.charCodeAt(pathOut - 2) === 0x2f) pathOut--;
+    pathOut = pathOut - 1 === hostEnd ? hostEnd + 1 : pathOut - 1;
+  }
+  const path = pathOut === hostEnd ? "/" : input.slice(hostEnd, pathOut);
+  // First-match on the generic path, before the scan: most links refused here (an unwrap form's
+  // path) then cost the pipeline no scan more. The answers only stand if the scan below passes.
+  let rule: DeclaredRule | undefined;
+  let rewrite: TextRewrite | undefined;
+  const protocol = input.charCodeAt(4) === 0x3a ? "http:" : "https:";
+  try {
+    for (const r of rules) {
+      const answer = r[rewriteText](hostname, path, protocol);
+      if (answer === false) continue;
+      if (answer === undefined) return undefined;
+      rule = r;
+      rewrite = answer;
+      break;
+    }
+  } catch {
+    // A template filled past MAX_URL_LENGTH from a path not yet known to be normal (escapes the
+    // generic pass decodes are longer): the pipeline fills it from the normalized path.
+    return undefined;
+  }
+  // The rule may keep a fragment (GitHub's #L10 on a file): the whole pipeline decides.
+  if (end < input.length && rule?.keepFragment !== undefined) return undefined;
+  // Anything the parser or the generic pass would change before the query, bar trailing slashes
+  // (the fast path's scan); a session-id mark in the query is asked of the stage itself.
+  const marks = scan(input, hostEnd, pathEnd, end, options.removeSessionIds);
+  if (marks !== 0) {
+    if (marks !== QUERY_SESSION) return undefined;
+    const query = input.slice(queryAt + 1, end);
+    if (removeQuerySessionIds(query) !== query) return undefined;
+  }
+  // No rule claims the link: the generic pass alone, as on a host no rule claims.
+  if (rule === undefined || rewrite === undefined)
+    return canonicalFromSerialized(input, hostEnd, hostname, options, lookup, undefined, {
+      claimed: false,
+      options: facts.options,
+    });
+  const query = ruleQuery(input, queryAt, end, rewrite, hostname, facts, options, lookup);
+  const key = query === "" ? rewrite.prefix : `${rewrite.prefix}?${query}`;
+  // Past the bound the pipeline throws its own error.
+  return key.length > MAX_URL_LENGTH ? undefined : key;
+}
+
+// The query after the generic pass, the rewrite and the final pass: each drops pairs by name
+// only and the last sorts, so one filter over the input's pairs, the rewrite's set pairs, and one
+// sort give the same pairs. The input's text stands while the kept pairs are in order.
+function ruleQuery(
+  input: string,
+  queryAt: number,
+  end: number,
+  rewrite: TextRewrite,
+  hostname: string,
+  facts: HostFacts,
+  options: ResolvedNormalizeOptions,
+  lookup: RuleLookup | undefined,
+): string {
+  const set = rewrite.set;
+  const hasQuery = queryAt !== -1 && queryAt + 1 < end;
+  // Most rule links end query-free (x.com/u/status/1, /p/ID/): no matcher to find.
+  if (!hasQuery && set === undefined) return "";
+  const tracking = options.stripTracking;
+  generic = tracking ? facts.options.isTracking : undefined;
+  // The final pass runs with the options of the rewrite's host: on the same host (or one with the
+  // same options), the generic pass's matcher, which has dropped its names already.
+  final = undefined;
+  if (tracking && rewrite.hostname !== hostname) {
+    const moved = withExemptions(options, lookup, rewrite.hostname).isTracking;
+    if (moved !== generic) final = moved;
+  }
+  strip = rewrite.strip === undefined || rewrite.strip.length === 0 ? undefined : ruleNoiseFor(rewrite.strip);
+  keep = rewrite.keep;
+  setNames = rewrite.setNames;
+  let kept: string | undefined = "";
+  if (hasQuery) {
+    kept = keptQuery(input, queryAt + 1, end, drops, undefined);
+    if (kept === input) kept = input.slice(queryAt + 1, end);
+  }
+  let added = NO_PAIRS;
+  if (set !== undefined) {
+    // The final pass asks the generic matcher about the pairs the rewrite sets, too.
+    final ??= generic;
+    added = removeMatching(set, finalDrops);
+  }
+  if (added.length === 0 && kept !== undefined) return kept;
+  if (kept === "") return joinQuery(sortQueryParams(added));
+  // Out of order, an empty segment, or pairs set among kept ones: split, filter, sort.
+  const pairs =
+    kept === undefined ? removeMatching(splitQuery(input.slice(queryAt + 1, end)), drops) : splitQuery(kept);
+  return joinQuery(sortQueryParams(added.length === 0 ? pairs : [...added, ...pairs]));
+}
+
+// The link's filters, set by ruleQuery for the two matchers below: no closure per link.
+let generic: TrackingMatcher | undefined;
+let final: TrackingMatcher | undefined;
+let strip: TrackingMatcher | undefined;
+let keep: ReadonlySet<string> | undefined;
+let setNames: readonly string[] | undefined;
+
+// What the final pass drops: the rewrite host's tracking names and the rule's stripParams.
+function finalDrops(name: string): boolean {
+  return final?.(name) === true || strip?.(name) === true;
+}
+
+// What goes of the input's pairs: the generic tracking pass, the allowlist, the names the rewrite
+// sets, the final pass.
+function drops(name: string): boolean {
+  return (
+    generic?.(name) === true ||
+    (keep !== undefined && !keep.has(name)) ||
+    setNames?.includes(name) === true ||
+    finalDrops(name)
+  );
+}
+
+const NO_PAIRS: readonly QueryParam[] = [];
+
+// The options the lane models: the fast path's (modelled) in the identity preset, without
+// keepParams, which restores pairs after the rule.
+function laneModelled(o: ResolvedNormalizeOptions): boolean {
+  return o.preset === "identity" && o.keepParams.length === 0 && modelled(o);
+}
