@@ -1,3 +1,4 @@
+import { ownCopy } from "../url/own-copy.js";
 import { joinQuery, type QueryParam, splitQuery } from "../url/query-params.js";
 import type { UrlParts } from "../url/url-parts.js";
 import { userinfoOf } from "../url/userinfo.js";
@@ -480,8 +481,12 @@ export class DeclaredRule implements DomainRule {
     let out = memo.get(host);
     if (out === undefined) {
       out = canonicalHost.replace("{domain}", this.#baseOf(host));
-      if (memo.size >= MAX_CANONICAL_HOSTS) memo.clear();
-      memo.set(host, out);
+      // A name longer than DNS allows is not kept, and a kept one is a copy: a host sliced off a
+      // long link (a wildcard domain of a user's rule) would keep the link alive.
+      if (host.length <= 253) {
+        if (memo.size >= MAX_CANONICAL_HOSTS) memo.clear();
+        memo.set(ownCopy(host), out);
+      }
     }
     return out;
   }

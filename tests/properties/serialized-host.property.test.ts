@@ -117,7 +117,6 @@ describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)",
     for (const input of [
       "https://a.com:65536/",
       "https://a.com:/",
-      "https://XN--zz.com/",
       "https://u@a.com/",
       "https://a.1/",
       "https://a.com:443:443/",
@@ -133,6 +132,12 @@ describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)",
       "http://ex%2Fample.com/",
     ])
       assert.equal(serializedAuthority(input), undefined, JSON.stringify(input));
+    // An invalid punycode label as the running parser reads it (Node 20 refuses it, Node 26 lowercases it).
+    let xn: string | undefined;
+    try {
+      xn = `https://${new URL("https://XN--zz.com/").host}`;
+    } catch {}
+    assert.equal(serializedAuthority("https://XN--zz.com/")?.prefix, xn);
     // Hosts the parser rewrites, read through parsedHost: IDN, IPv4 in any form, IPv6, escapes.
     for (const [input, prefix] of [
       ["https://a.com.:443/", "https://a.com."],
