@@ -5,6 +5,24 @@ import { hostFacts } from "../../src/pipeline/host-options.js";
 import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
 import { ruleLookup } from "../../src/pipeline/rule-lookup.js";
 
+// What `loop` (a script body with `normalize` in scope) leaves on the heap, in MiB: run in a
+// process of its own with the collector exposed, measured between two collections.
+function retainedMiB(loop: string): number {
+  const indexUrl = new URL("../../src/index.js", import.meta.url).href;
+  const script = `
+    const { normalize } = await import(${JSON.stringify(indexUrl)});
+    globalThis.gc();
+    const before = process.memoryUsage().heapUsed;
+    ${loop}
+    globalThis.gc();
+    console.log(process.memoryUsage().heapUsed - before);`;
+  const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return Number(r.stdout.trim()) / 2 ** 20;
+}
+
 // A stream of links on ever new hosts (a crawl frontier, a hostile batch) must not grow the per-host
 // memos without end. hostFacts keeps at most 1,024 hosts per options object and starts over past
 // that: its answers are frozen objects, so whether a host's answer is the remembered one or a new
@@ -40,22 +58,11 @@ describe("the per-host memos are bounded", () => {
     // hosts, half of them on a host a rule claims (the rule matcher's memo): the memos fill, and a
     // host name sliced off the text (the text lane never parses) would be a view that keeps its
     // whole link: 59 MiB before the keys were copied.
-    const indexUrl = new URL("../../src/index.js", import.meta.url).href;
-    const script = `
-      const { normalize } = await import(${JSON.stringify(indexUrl)});
-      globalThis.gc();
-      const before = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 1024; i++) {
-        const host = i % 2 === 0 ? "h" + String(i).padStart(8, "0") + ".example.test" : "h" + String(i).padStart(8, "0") + ".youtube.com";
-        normalize("https://" + host + "/watch?v=abc&x=" + "a".repeat(60000) + i);
-      }
-      globalThis.gc();
-      console.log(process.memoryUsage().heapUsed - before);`;
-    const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
-      encoding: "utf8",
-    });
-    assert.equal(r.status, 0, r.stderr);
-    const mib = Number(r.stdout.trim()) / 2 ** 20;
+    const mib = retainedMiB(`
+    for (let i = 0; i < 1024; i++) {
+      const host = i % 2 === 0 ? "h" + String(i).padStart(8, "0") + ".example.test" : "h" + String(i).padStart(8, "0") + ".youtube.com";
+      normalize("https://" + host + "/watch?v=abc&x=" + "a".repeat(60000) + i);
+    }`);
     // The memos' own entries are well under a MiB; one link kept per 64 would already be 1 MiB.
     assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 1,024 long links`);
   });
@@ -64,23 +71,12 @@ describe("the per-host memos are bounded", () => {
     // serializedAuthority remembers its answer per authority text (IDN hosts among them).
     // 20,000 links of 30,000 characters on as many IDN hosts of 200 characters: unbounded, the
     // texts and answers alone would be ~15 MiB, and one link kept per key 1.1 GiB.
-    const indexUrl = new URL("../../src/index.js", import.meta.url).href;
-    const script = `
-      const { normalize } = await import(${JSON.stringify(indexUrl)});
-      globalThis.gc();
-      const before = process.memoryUsage().heapUsed;
-      const tail = "/" + "a".repeat(30000);
-      for (let i = 0; i < 20000; i++) {
-        const label = ("b\u00fccher" + i).padEnd(60, "x");
-        normalize("https://" + label + "." + label + "." + label + ".example" + tail + i);
-      }
-      globalThis.gc();
-      console.log(process.memoryUsage().heapUsed - before);`;
-    const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
-      encoding: "utf8",
-    });
-    assert.equal(r.status, 0, r.stderr);
-    const mib = Number(r.stdout.trim()) / 2 ** 20;
+    const mib = retainedMiB(`
+    const tail = "/" + "a".repeat(30000);
+    for (let i = 0; i < 20000; i++) {
+      const label = ("b\u00fccher" + i).padEnd(60, "x");
+      normalize("https://" + label + "." + label + "." + label + ".example" + tail + i);
+    }`);
     assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 20,000 links on new hosts`);
   });
 
@@ -88,22 +84,11 @@ describe("the per-host memos are bounded", () => {
     // normalize(url, { keepParams }) resolves a new options object per call. The authority memo's
     // records keep host facts for the presets' own options only: holding each record's last
     // options would keep 1,024 of them (and their lists) alive.
-    const indexUrl = new URL("../../src/index.js", import.meta.url).href;
-    const script = `
-      const { normalize } = await import(${JSON.stringify(indexUrl)});
-      globalThis.gc();
-      const before = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 6000; i++) {
-        const keep = Array.from({ length: 200 }, (_, k) => "keep" + i + "_" + k);
-        normalize("https://h" + (i % 2000) + ".example.test/a?b=1", { keepParams: keep, extraTrackingParams: keep.map((k) => "x" + k) });
-      }
-      globalThis.gc();
-      console.log(process.memoryUsage().heapUsed - before);`;
-    const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
-      encoding: "utf8",
-    });
-    assert.equal(r.status, 0, r.stderr);
-    const mib = Number(r.stdout.trim()) / 2 ** 20;
+    const mib = retainedMiB(`
+    for (let i = 0; i < 6000; i++) {
+      const keep = Array.from({ length: 200 }, (_, k) => "keep" + i + "_" + k);
+      normalize("https://h" + (i % 2000) + ".example.test/a?b=1", { keepParams: keep, extraTrackingParams: keep.map((k) => "x" + k) });
+    }`);
     assert.ok(mib < 4, `${mib.toFixed(2)} MiB retained after 6,000 calls with options of their own`);
   });
 });

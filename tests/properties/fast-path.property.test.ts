@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { explain, isUrlError, type NormalizeOptions, normalize } from "../../src/index.js";
+import { explain, type NormalizeOptions, normalize } from "../../src/index.js";
 import { canonicalFastPath, canonicalFromText } from "../../src/pipeline/canonical-fast-path.js";
 import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
 import { ruleLookup } from "../../src/pipeline/rule-lookup.js";
@@ -9,6 +9,7 @@ import { parseInput } from "../../src/url/parse-input.js";
 import { serializedHostEnd } from "../../src/url/serialized-host.js";
 import { fuzzRuns } from "../helpers/fuzz-runs.js";
 import { hostileUrl, nearSerialized, nestedWrappers, urlish } from "../helpers/url-arbitraries.js";
+import { attempt, type Outcome } from "../helpers/url-outcome.js";
 
 // normalize() settles cheap links in canonical-fast-path.ts after checking every stage on their
 // parts: on the raw text when its scheme and host are spelled as the parser spells them
@@ -102,17 +103,6 @@ const REPAIRED_ON_TEXT =
 // Before the fragment: a character the parser percent-encodes (a space, a control, non-ASCII).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are the point
 const ENCODED_BY_PARSER = /[\u0000-\u0020\u007f-\uffff]/;
-
-type Outcome = { ok: true; value: string } | { ok: false; code: string };
-
-function attempt(f: () => string): Outcome {
-  try {
-    return { ok: true, value: f() };
-  } catch (error) {
-    if (isUrlError(error)) return { ok: false, code: error.code };
-    throw error;
-  }
-}
 
 describe("the canonical fast path (fast-check, fixed seed)", () => {
   it("answers as the whole pipeline whenever it answers, and normalize() always does", () => {

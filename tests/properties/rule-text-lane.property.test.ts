@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { explain, isUrlError, type NormalizeOptions, normalize } from "../../src/index.js";
+import { explain, type NormalizeOptions, normalize } from "../../src/index.js";
 import { hostFacts } from "../../src/pipeline/host-options.js";
 import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
 import { ruleLookup } from "../../src/pipeline/rule-lookup.js";
@@ -10,6 +10,7 @@ import { compileRules } from "../../src/rules/compile-rules.js";
 import { defaultRules } from "../../src/rules/index.js";
 import { serializedHostEnd } from "../../src/url/serialized-host.js";
 import { fuzzRuns } from "../helpers/fuzz-runs.js";
+import { attempt } from "../helpers/url-outcome.js";
 
 // normalize() builds the key of a link a declarative rule claims on the text's offsets when the
 // parser would leave the text alone and the generic pass would change nothing before the query but
@@ -309,17 +310,6 @@ const cases = fc.oneof(
   fc.tuple(shaped(builtinShapes), builtinOptions),
   fc.tuple(anyLink, anyOptions),
 );
-
-type Outcome = { ok: true; value: string } | { ok: false; code: string };
-
-function attempt(f: () => string): Outcome {
-  try {
-    return { ok: true, value: f() };
-  } catch (error) {
-    if (isUrlError(error)) return { ok: false, code: error.code };
-    throw error;
-  }
-}
 
 describe("the rule text lane (fast-check, fixed seed)", () => {
   it("answers as the whole pipeline whenever it answers, and normalize() always does", () => {
