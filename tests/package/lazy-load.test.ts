@@ -40,6 +40,54 @@ checkpoint("loadRules");
     assert.deepEqual(present(loaded.loadRules, ["yaml"]), ["yaml"]);
   });
 
+  it("import('canonurl') and a normalize load no CommonJS package; ipaddr.js waits for an IPv6 text", {
+    timeout: 30_000,
+  }, async () => {
+    // ipaddr.js (CommonJS) came in at import through the address policy's tables, and on Node 20
+    // the first CommonJS package of a process costs ~70 ms of CPU: about half of what
+    // `import("canonurl")` cost over a bare node. require.cache holds every CommonJS module loaded
+    // (an ES module's import of one included), so it must hold no package until the resolver's.
+    const loaded = await loadedPackages(`
+const commonJs = () => Object.keys(require.cache).filter((p) => p.includes("/node_modules/"));
+const m = await import("canonurl");
+if (m.normalize("HTTP://Example.COM/a/?utm_source=x") !== "http://example.com/a") throw new Error("normalize");
+if (commonJs().length !== 0) throw new Error("CommonJS loaded by import + normalize: " + commonJs());
+checkpoint("normalize");
+// IPv4 blocks are parsed and printed without ipaddr.js (the hand scanner of parseIp).
+const dials = [];
+const transport = {
+  async request(request) {
+    dials.push(request.addresses.join(" "));
+    return { status: 200, headers: { "content-type": "text/plain" }, body: (async function* () {})(), async dispose() {} };
+  },
+};
+const answers = { "v4.test": ["127.0.0.1"], "loopback.test": ["::1"], "public.test": ["2001:4860:4860::8888"] };
+const client = m.createClient({
+  allowedNetworks: ["127.0.0.1/32", "10.0.0.0/8"],
+  resolver: async (host) => answers[host] ?? [],
+  transport,
+});
+checkpoint("ipv4-networks");
+// A resolve whose answer is in allowedNetworks: the built-in tables are not consulted.
+if ((await client.canonicalize("http://v4.test/a")) !== "http://v4.test/a") throw new Error("v4.test");
+checkpoint("ipv4-resolve");
+// An IPv6 answer: the tables compile (their IPv6 blocks need ipaddr.js) and refuse ::1 ...
+const error = await client.resolve("http://loopback.test/").then(() => null, (e) => e);
+if (error?.code !== "blocked-address") throw new Error("loopback.test: " + error);
+checkpoint("ipv6-resolve");
+// ... and let a global unicast address through to the transport (nothing is dialled: it is a stub).
+if ((await client.canonicalize("http://public.test/b")) !== "http://public.test/b") throw new Error("public.test");
+await client.close();
+if (dials.join(",") !== "127.0.0.1,2001:4860:4860::8888") throw new Error("dials: " + dials);
+checkpoint("after");
+`);
+    assert.deepEqual(present(loaded.normalize, ["ipaddr.js"]), [], `loaded: ${loaded.normalize}`);
+    assert.deepEqual(present(loaded["ipv4-networks"], ["ipaddr.js"]), [], "IPv4 allowedNetworks");
+    assert.deepEqual(present(loaded["ipv4-resolve"], ["ipaddr.js"]), [], "a resolve to an allowed IPv4");
+    assert.deepEqual(present(loaded["ipv4-resolve"], ENGINE), ENGINE, "the resolve ran the engine");
+    assert.deepEqual(present(loaded["ipv6-resolve"], ["ipaddr.js"]), ["ipaddr.js"], "loaded on first use");
+  });
+
   it("import('canonurl/core') loads no package at all", { timeout: 30_000 }, async () => {
     const loaded = await loadedPackages(`
 const m = await import("canonurl/core");

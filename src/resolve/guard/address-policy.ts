@@ -56,7 +56,7 @@ function mostSpecific(entries: readonly NamedRange[], value: bigint): NamedRange
 }
 
 function tableVerdict(ip: ParsedIp): AddressVerdict {
-  const tables = builtInIpTables;
+  const tables = builtInIpTables();
   if (ip.version === 4) {
     if (findRange(tables.ipv4BlockedMerged, ip.value) === undefined) {
       return { allowed: true, reason: "not in any IANA special-purpose block" };

@@ -1,4 +1,18 @@
-import ipaddr from "ipaddr.js";
+import { createRequire } from "node:module";
+
+type IpAddrJs = typeof import("ipaddr.js");
+
+let ipaddrJs: IpAddrJs | undefined;
+
+// ipaddr.js is CommonJS, and on Node 20 the first CommonJS package an ES module graph loads costs
+// ~70 ms of CPU (the CJS loader's set-up, measured under BENCH_GROUP=cold-start): about half of
+// what `import("canonurl")` cost over a bare node. It is required on first use (an IPv6 text, an
+// IPv6 formatting call) instead, synchronously, so parseIp and parseCidr stay synchronous; the IPv4
+// paths below never need it.
+function ipaddr(): IpAddrJs {
+  ipaddrJs ??= createRequire(import.meta.url)("ipaddr.js") as IpAddrJs;
+  return ipaddrJs;
+}
 
 /**
  * An IP address as the policy sees it: its family and its value as an unsigned integer.
@@ -53,8 +67,8 @@ export function parseIp(text: string): ParsedIp | null {
   const bare = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
   const v4 = parseDottedQuad(bare);
   if (v4 !== null) return { version: 4, value: BigInt(v4) };
-  if (bare.includes(":") && ipaddr.IPv6.isValid(bare)) {
-    const parsed = ipaddr.IPv6.parse(bare);
+  if (bare.includes(":") && ipaddr().IPv6.isValid(bare)) {
+    const parsed = ipaddr().IPv6.parse(bare);
     // RFC 6874 zone identifiers only qualify link-local addresses; refuse rather than guess a scope.
     if (parsed.zoneId !== undefined) return null;
     return { version: 6, value: fromBytes(parsed.toByteArray()) };
@@ -100,8 +114,11 @@ export function formatIp(version: 4 | 6, value: bigint): string {
   const bytes: number[] = [];
   const count = version === 4 ? 4 : 16;
   for (let i = count - 1; i >= 0; i--) bytes.push(Number((value >> BigInt(i * 8)) & 0xffn));
-  const address = ipaddr.fromByteArray(bytes);
-  return address.kind() === "ipv6" ? (address as ipaddr.IPv6).toRFC5952String() : address.toString();
+  // IPv4 text is the four bytes in decimal, as ipaddr.js's IPv4 toString() prints them: no reason
+  // to load it (see ipaddr() above) for `127.0.0.1/32`.
+  if (version === 4) return bytes.join(".");
+  // Sixteen bytes make an IPv6 address.
+  return (ipaddr().fromByteArray(bytes) as InstanceType<IpAddrJs["IPv6"]>).toRFC5952String();
 }
 
 /**

@@ -31,7 +31,7 @@ const ipPolicySchema = v.object({
  *
  * @example
  * ```ts
- * builtInIpTables.ipv4Blocked[0]?.label; // "This host on this network (RFC 791, RFC 1122 §3.2.1.3)"
+ * builtInIpTables().ipv4Blocked[0]?.label; // "This host on this network (RFC 791, RFC 1122 §3.2.1.3)"
  * ```
  */
 export interface NamedRange extends IpRange {
@@ -104,7 +104,7 @@ function subtract(allowed: readonly IpRange[], removed: readonly IpRange[]): IpR
 
 /**
  * Validates the parsed `data/ip-policy.yaml` and compiles it into sorted ranges. A malformed file
- * throws here, at module load, rather than letting a missing block quietly widen the policy.
+ * throws here, rather than letting a missing block quietly widen the policy.
  *
  * @throws TypeError listing what is wrong with the data.
  * @example
@@ -141,12 +141,20 @@ export function compileIpTables(data: unknown): IpTables {
   };
 }
 
+let builtIn: IpTables | undefined;
+
 /**
- * The built-in tables, compiled once when the module loads.
+ * The built-in tables, compiled once on first call: the IPv6 blocks are parsed by ipaddr.js, which
+ * src/resolve/guard/ip-address.ts loads on first use only (a CommonJS package, ~70 ms of CPU on
+ * Node 20 when it loads at `import("canonurl")`). A malformed data file throws on every call, so
+ * an address check fails closed rather than letting a missing block widen the policy.
  *
  * @example
  * ```ts
- * builtInIpTables.ipv4Blocked.some((r) => r.cidr === "127.0.0.0/8"); // true
+ * builtInIpTables().ipv4Blocked.some((r) => r.cidr === "127.0.0.0/8"); // true
  * ```
  */
-export const builtInIpTables: IpTables = compileIpTables(ipPolicy);
+export function builtInIpTables(): IpTables {
+  builtIn ??= compileIpTables(ipPolicy);
+  return builtIn;
+}

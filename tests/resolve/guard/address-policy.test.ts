@@ -10,7 +10,7 @@ import { formatIp, parseIp } from "../../../src/resolve/guard/ip-address.js";
 import { builtInIpTables, compileIpTables } from "../../../src/resolve/guard/ip-tables.js";
 
 const strict = createAddressPolicy({ allowPrivateNetworks: false, allowedNetworks: [] });
-const tables = builtInIpTables;
+const tables = builtInIpTables();
 
 function inAny(ranges: readonly { first: bigint; last: bigint }[], value: bigint): boolean {
   return ranges.some((r) => value >= r.first && value <= r.last);
