@@ -108,7 +108,7 @@ export async function runCanonicalize(args: readonly string[], io: CliIo): Promi
   if (format !== "url" && !values.offline) throw new UsageError(`--format ${format} needs --offline`);
   const network = values.offline ? undefined : networkOptionsFromFlags(values);
   // The policy flags are serve's too: one parser, so both commands read them the same way.
-  const policy = values.offline ? undefined : await networkPolicyFromFlags(values);
+  const policy = values.offline ? undefined : networkPolicyFromFlags(values);
   if (network !== undefined && values.output !== undefined) refuseOutputOnCache(values.output, values);
   // Opened before the output file, so a bad --cache is a usage error that leaves FILE alone.
   const cached =

@@ -137,7 +137,7 @@ async function work(args: readonly string[], io: CliIo): Promise<ExitCode> {
     return 0;
   }
   const { options, concurrency } = networkOptionsFromFlags(values);
-  const client: ClientOptions = { ...options, ...(await networkPolicyFromFlags(values)) };
+  const client: ClientOptions = { ...options, ...networkPolicyFromFlags(values) };
   const hostLimit = integer(values["host-concurrency"], "host-concurrency", 1, 10_000);
   const stalledIntervalMs = integer(values["stalled-interval"], "stalled-interval", 100, 3_600_000);
   const drainMs = integer(values["drain-timeout"], "drain-timeout", 0, 3_600_000);

@@ -59,7 +59,7 @@ export async function runServe(
   }
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got '${positionals[0]}'`);
   const { options: network, concurrency } = networkOptionsFromFlags(values);
-  const client: ClientOptions = { ...network, ...(await networkPolicyFromFlags(values)) };
+  const client: ClientOptions = { ...network, ...networkPolicyFromFlags(values) };
   // A token in the environment stays out of `ps` output; the flag wins when both are given.
   const token = values.token ?? process.env.CANONURL_SERVE_TOKEN;
   if (token !== undefined && (token === "" || /\s/.test(token))) {

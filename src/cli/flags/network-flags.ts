@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import type { ParseArgsConfig } from "node:util";
+import { parseCidr } from "../../resolve/guard/ip-address.js";
 import type { ClientOptions } from "../../resolve/types.js";
 import { UsageError } from "../io/io.js";
 import { createFixedResolver, type Resolver } from "./fixed-resolver.js";
@@ -59,25 +60,19 @@ export function parseResolveFlag(value: string): { host: string; address: string
  * unless a caller injects one). Flags not given leave the library's defaults in place. Every bad
  * value is a `UsageError` (exit status 2) naming the flag.
  *
- * Async because the CIDR parser is imported only when `--allow-network` is given: it brings
- * ipaddr.js, the one CommonJS package of the command line, and on Node 20 the first CommonJS
- * module an ES module imports cost ~70 ms of CPU (the CJS export lexer and loader set-up), a
- * third of an offline run's start-up over a bare `node` (measured 5 Dec 2026, 2 loaded cores).
- *
  * @example
  * ```ts
- * await networkPolicyFromFlags({ "allow-network": ["127.0.0.1/32"], "allowed-port": ["8080"], resolve: ["origin.test:127.0.0.1"] });
+ * networkPolicyFromFlags({ "allow-network": ["127.0.0.1/32"], "allowed-port": ["8080"], resolve: ["origin.test:127.0.0.1"] });
  * // { allowedNetworks: ["127.0.0.1/32"], allowedPorts: [8080], resolver: [Function] }
  * ```
  */
-export async function networkPolicyFromFlags(
+export function networkPolicyFromFlags(
   values: NetworkPolicyFlagValues,
   fallback?: Resolver,
-): Promise<Pick<ClientOptions, "allowedNetworks" | "allowedPorts" | "resolver">> {
+): Pick<ClientOptions, "allowedNetworks" | "allowedPorts" | "resolver"> {
   const options: Pick<ClientOptions, "allowedNetworks" | "allowedPorts" | "resolver"> = {};
   const networks = values["allow-network"];
   if (networks !== undefined && networks.length > 0) {
-    const { parseCidr } = await import("../../resolve/guard/ip-address.js");
     for (const cidr of networks) {
       try {
         parseCidr(cidr);
