@@ -107,11 +107,12 @@ export function canonicalFastPath(
 }
 
 /**
- * The repair lane of {@link canonicalFastPath}, for a parsed href: the generic pass's own path and
- * query normalization (normalizePath, normalizePercentEncoding), then {@link settle} on the result.
- * No second scan: the parser leaves no raw non-ASCII and no "'" in a special URL's path or query,
- * and the normalizations' output is percent-normal and free of dot segments by construction (the
- * property test holds it against explain()). Only the session-id marks are looked for again. The
+ * The repair lane of {@link canonicalFastPath}, for a parsed href or a text the scan let through: the
+ * generic pass's own path and query normalization (normalizePath, normalizePercentEncoding, which
+ * encodes raw non-ASCII, blanks and controls as the parser would), then {@link settle} on the
+ * result. No second scan: the normalizations' output is percent-normal, ASCII and free of dot
+ * segments by construction (the property test holds it against explain()). Only the session-id
+ * marks of a part the repair changed are looked for again. The
  * old lane ran the whole check again on the repaired text, a second scan of a string built only to
  * be flattened: without it, normalize() on the seeded corpus's links settled after the parse went
  * to 0.94x its old time with the identity preset and 0.89x with rfc3986 (one process, the two

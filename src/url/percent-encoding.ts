@@ -120,7 +120,9 @@ function encodeUtf8(s: string, i: number): string {
  * allow raw are encoded (a `%` that starts no escape becomes `%25`). Escapes of reserved
  * characters (`%2F %3F %23 %26 %25` …) are never decoded, so `?q=a%26b` keeps its meaning.
  *
- * Input is what the WHATWG parser serialized (ASCII only). Returns the input itself when nothing
+ * Input is what the WHATWG parser serialized, or raw text the canonical fast path repairs in its
+ * place: raw non-ASCII, blanks and controls are encoded as the parser encodes them (UTF-8 in
+ * uppercase, U+FFFD for a surrogate outside a pair). Returns the input itself when nothing
  * changes, which is the common case and allocates nothing.
  *
  * @example
