@@ -1,3 +1,4 @@
+import { isEdgeJunk } from "../url/edge-junk.js";
 import { stripTrailingDot } from "../url/host.js";
 import { MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { isNormalEscape, NEEDS_WORK, normalizePercentEncoding } from "../url/percent-encoding.js";
@@ -398,7 +399,10 @@ export function scan(href: string, from: number, queryAt: number, end: number, s
     // a repair on the text (a surrogate outside a pair as U+FFFD, as the parser reads it).
     if (c >= 128 || c <= 0x20 || c === 0x7f || c === 0x5c) {
       if (c === 0x09 || c === 0x0a || c === 0x0d || c === 0x5c) return CHANGES;
-      if (c <= 0x20 && href.charCodeAt(href.length - 1) <= 0x20) return CHANGES;
+      // The input's last character trimmed (a blank, a control, or the Unicode white space of
+      // String#trim, which parseInput trims too): only the parse knows where the input ends. Asked
+      // only here, where a raw character is found: the end's is one (the fragment's is dropped).
+      if (isEdgeJunk(href.charCodeAt(href.length - 1))) return CHANGES;
       if (c >= 0xd800 && c <= 0xdbff) {
         const low = href.charCodeAt(i + 1);
         if (low >= 0xdc00 && low <= 0xdfff) i++;

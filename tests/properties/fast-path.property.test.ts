@@ -93,6 +93,12 @@ const suffixes = fc.constantFrom(
   "?q=1 ",
   "/x\u0001",
   "/a b?c=d e#f g",
+  // Unicode white space at the end: parseInput trims it (String#trim's set), the parser alone would
+  // encode it; in the middle it is encoded.
+  "/x\u00a0",
+  "?q=1\u2028",
+  "/\ufeff",
+  "/a\u3000b",
 );
 
 // Before the fragment: an escape in lowercase hex or of an unreserved byte, a stray "%", a
