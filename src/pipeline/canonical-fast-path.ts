@@ -66,11 +66,25 @@ export function canonicalFastPath(
   // WHATWG href: the first "#" starts the fragment (one in the query or path is escaped).
   const hashAt = href.indexOf("#");
   if (hashAt !== -1) {
-    // Dropped by the pipeline unless kept: every fragment with stripFragment off, or a route. In
-    // raw input a blank there may hide one: the parser removes "\t" from "#\t/inbox".
-    if (!options.stripFragment) return undefined;
+    // Dropped by the pipeline unless kept: every fragment with stripFragment off, or a route
+    // (#/inbox, #!/projects/12: isRouteFragment). In raw input a blank there may hide a route: the
+    // parser removes "\t" from "#\t/inbox".
+    // An empty fragment is none (the hash getter is "" for "#"): dropped either way.
     const c = href.charCodeAt(hashAt + 1);
-    if (((c === 0x2f || c === 0x21) && hashAt + 2 < href.length) || c <= 0x20) return undefined;
+    if (
+      (!options.stripFragment && hashAt + 1 < href.length) ||
+      ((c === 0x2f || c === 0x21) && hashAt + 2 < href.length)
+    ) {
+      const fragment = keptFragment(href, hashAt);
+      if (fragment === undefined) return undefined;
+      const unfragmented = href.slice(0, hashAt);
+      const key = canonicalFastPath(unfragmented, hostname, options, lookup, stripped, repair, facts);
+      if (key === undefined) return undefined;
+      const kept = `${key}#${fragment}`;
+      // Past the bound the pipeline throws its own error.
+      return kept.length > MAX_URL_LENGTH ? undefined : kept;
+    }
+    if (c <= 0x20) return undefined;
   }
   const end = hashAt === -1 ? href.length : hashAt;
   // "http://" or "https://": the authority runs to the path's "/", which a special URL always has.
@@ -312,6 +326,18 @@ export function canonicalFromSerialized(
         ? input
         : `${input.slice(0, hostEnd)}/${input.slice(hostEnd)}`;
   return canonicalFastPath(href, hostname, options, lookup, stripped, true, facts);
+}
+
+// The fragment href[hashAt + 1…] as the generic pass keeps it (percent-normalized), when the parse
+// leaves it as written: no blank, control, non-ASCII character or one of the WHATWG fragment
+// percent-encode set ('"', "<", ">", "`"), which raw text may hold and a parse would encode or
+// remove. A parsed href has none of them. `undefined` when the parse must decide.
+function keptFragment(href: string, hashAt: number): string | undefined {
+  for (let i = hashAt + 1; i < href.length; i++) {
+    const c = href.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f || c === 0x22 || c === 0x3c || c === 0x3e || c === 0x60) return undefined;
+  }
+  return normalizePercentEncoding(href.slice(hashAt + 1), "fragment");
 }
 
 // The pipeline reports each stripped name once (unique() in normalize.ts), first place first.

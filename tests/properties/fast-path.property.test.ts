@@ -99,6 +99,14 @@ const suffixes = fc.constantFrom(
   "?q=1\u2028",
   "/\ufeff",
   "/a\u3000b",
+  // Fragments the pipeline keeps (a route; any with stripFragment off): the lane keeps them as
+  // the generic pass writes them, or leaves to the parse one holding what a parse would encode.
+  "#/a%7e#b",
+  "#!/p?q=1&r",
+  "#/a b",
+  "#/caf\u00e9",
+  "#/x`y",
+  "?b=1&a=2#/inbox/",
 );
 
 // Before the fragment: an escape in lowercase hex or of an unreserved byte, a stray "%", a
@@ -134,6 +142,8 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
       takenFromTextEncoded: 0,
       // On text whose host the parser rewrites (IDN, xn--, an IP address, a trailing dot): parsedHost.
       takenOnOtherHost: 0,
+      // With the fragment kept (a route, or stripFragment off), before or after the parse.
+      takenKeepingFragment: 0,
     };
     const check = (input: string, options: NormalizeOptions | undefined): Outcome => {
       const full = attempt(() => explain(input, options).canonical);
@@ -165,6 +175,7 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
         }
         const where = `fast path (${mode}) of ${JSON.stringify(input)} with ${JSON.stringify(options)}`;
         assert.equal(answer, full.value, where);
+        if (answer.includes("#")) reached.takenKeepingFragment++;
         assert.deepEqual(stripped, paramsStripped, `stripped names, ${where}`);
         if (mode === "text") {
           reached.takenFromText++;
