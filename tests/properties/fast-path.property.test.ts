@@ -5,6 +5,7 @@ import { explain, type NormalizeOptions, normalize } from "../../src/index.js";
 import { canonicalFastPath, canonicalFromText } from "../../src/pipeline/canonical-fast-path.js";
 import { resolveNormalizeOptions } from "../../src/pipeline/resolve-normalize-options.js";
 import { ruleLookup } from "../../src/pipeline/rule-lookup.js";
+import { removePathSessionIds, removeQuerySessionIds } from "../../src/pipeline/session-ids.js";
 import { parseInput } from "../../src/url/parse-input.js";
 import { serializedHostEnd } from "../../src/url/serialized-host.js";
 import { fuzzRuns } from "../helpers/fuzz-runs.js";
@@ -107,6 +108,14 @@ const suffixes = fc.constantFrom(
   "#/caf\u00e9",
   "#/x`y",
   "?b=1&a=2#/inbox/",
+  // Session ids the fast path removes with the generic pass's own stages (a name listed once, a
+  // dot segment the removal uncovers, which the generic pass leaves).
+  "?b=1&sid=0123456789abcdef0123456789abcdef&a",
+  "?CFID=1&CFTOKEN=2&utm_source=x",
+  "/x;JSESSIONID=AB?q=1",
+  "?PHPSESSID=0123456789abcdef0123456789abcdef&PHPSESSID=0123456789abcdef0123456789abcdef",
+  "/.;jsessionid=x/a",
+  "?ASPSESSIONIDQQGGGNCU=ABCDEFGHIJKLMNOPQRSTUVWX",
 );
 
 // Before the fragment: an escape in lowercase hex or of an unreserved byte, a stray "%", a
@@ -144,6 +153,8 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
       takenOnOtherHost: 0,
       // With the fragment kept (a route, or stripFragment off), before or after the parse.
       takenKeepingFragment: 0,
+      // On a link whose session ids the fast path removed (withoutSessionIds).
+      takenWithoutSessionIds: 0,
     };
     const check = (input: string, options: NormalizeOptions | undefined): Outcome => {
       const full = attempt(() => explain(input, options).canonical);
@@ -176,6 +187,12 @@ describe("the canonical fast path (fast-check, fixed seed)", () => {
         const where = `fast path (${mode}) of ${JSON.stringify(input)} with ${JSON.stringify(options)}`;
         assert.equal(answer, full.value, where);
         if (answer.includes("#")) reached.takenKeepingFragment++;
+        if (
+          resolved.removeSessionIds &&
+          (removePathSessionIds(url.pathname) !== url.pathname ||
+            removeQuerySessionIds(url.search.slice(1)) !== url.search.slice(1))
+        )
+          reached.takenWithoutSessionIds++;
         assert.deepEqual(stripped, paramsStripped, `stripped names, ${where}`);
         if (mode === "text") {
           reached.takenFromText++;
