@@ -9,7 +9,7 @@ import { type HostFacts, hostFacts } from "./host-options.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
 import { removePathSessionIds, removeQuerySessionIds } from "./session-ids.js";
-import type { TrackingMatcher } from "./tracking-matcher.js";
+import { mayBeTracking, type TrackingMatcher } from "./tracking-matcher.js";
 
 /**
  * The canonical form of an http(s) URL whose href (as the WHATWG parser spells it) is `href`, when
@@ -533,6 +533,8 @@ export function keptQuery(
   stripped: string[] | undefined,
 ): string | undefined {
   let out: string | undefined;
+  // Names no pattern starts as are neither sliced nor asked (mayBeTracking).
+  const pairs = isTracking?.pairs;
   let prevStart = -1;
   let prevNameEnd = -1;
   let prevEnd = -1;
@@ -544,7 +546,7 @@ export function keptQuery(
     // The next "=" is searched for again only once passed (see splitQuery): linear in the query.
     if (nextEq !== -1 && nextEq < start) nextEq = href.indexOf("=", start);
     const nameEnd = nextEq === -1 || nextEq > pairEnd ? pairEnd : nextEq;
-    if (isTracking !== undefined) {
+    if (isTracking !== undefined && (pairs === undefined || mayBeTracking(pairs, href, start, nameEnd))) {
       const name = href.slice(start, nameEnd);
       if (isTracking(name)) {
         stripped?.push(name);
