@@ -73,25 +73,35 @@ export function mayBeTracking(pairs: Uint8Array, s: string, from: number, to: nu
     if (b >= 0x41 && b <= 0x5a) b |= 0x20;
     else if (b > 0x7f) return true;
   }
-  return pairs[a * ROW + b] === 1;
+  return pairs[pairSlot(a, b)] === 1;
 }
 
-// A row per first character: its 128 ASCII second characters, then END for a one-character name.
+// The second character of a one-character name.
 const END = 128;
-const ROW = 129;
+
+// A pair's place in the table: 1,024 places for the 128 × 129 pairs, so that a table costs a
+// kilobyte (options with their own lists build one per call). Pairs that share a place let each
+// other's names through to the matcher, which decides: a false "maybe", never a wrong answer.
+// Lowercase letters spread over distinct places (37 × 26 spans 962 places).
+function pairSlot(a: number, b: number): number {
+  return (a * 37 + b) & 1023;
+}
 
 // The pairs every pattern may start with: an exact name's first two characters (or its one and
-// END), a prefix's, or a whole row for a one-character prefix. `undefined` where a table cannot
-// say (a pattern starting outside ASCII, an empty prefix): then every name is asked.
+// END), a prefix's, or every pair of the first for a one-character prefix. `undefined` where a
+// table cannot say (a pattern starting outside ASCII, an empty prefix): then every name is asked.
 function pairTable(exact: ReadonlySet<string>, prefixes: readonly string[]): Uint8Array | undefined {
-  const table = new Uint8Array(128 * ROW);
-  for (const p of [...exact, ...prefixes]) {
+  const table = new Uint8Array(1024);
+  const mark = (p: string, prefix: boolean): boolean => {
     const a = p.charCodeAt(0);
     const b = p.length > 1 ? p.charCodeAt(1) : END;
-    if (!(a <= 0x7f) || (b > 0x7f && b !== END)) return undefined;
-    if (b === END && prefixes.includes(p)) table.fill(1, a * ROW, a * ROW + ROW);
-    else table[a * ROW + b] = 1;
-  }
+    if (!(a <= 0x7f) || (b > 0x7f && b !== END)) return false;
+    if (b === END && prefix) for (let c = 0; c <= END; c++) table[pairSlot(a, c)] = 1;
+    else table[pairSlot(a, b)] = 1;
+    return true;
+  };
+  for (const p of exact) if (!mark(p, false)) return undefined;
+  for (const p of prefixes) if (!mark(p, true)) return undefined;
   return table;
 }
 
