@@ -18,7 +18,11 @@
 export function removeDotSegments(path: string): string {
   // The common path has no "/." at all, and one indexOf answers that.
   if (path.charCodeAt(0) !== 0x2f || path.indexOf("/.") === -1) return path;
-  const out: string[] = [];
+  // The kept segments as offsets, [start, end) pairs (an empty pair for a trailing slash): the
+  // output is then a few slices of runs of adjacent segments, not a slice per segment and a join
+  // (removeDotSegments was ~7% of the seeded corpus's text lane, --cpu-prof).
+  const bounds = SEGMENTS;
+  let n = 0;
   let changed = false;
   let start = 1;
   for (;;) {
@@ -28,14 +32,38 @@ export function removeDotSegments(path: string): string {
     const length = end - start;
     if (length === 1 && path.charCodeAt(start) === 0x2e) {
       changed = true;
-      if (last) out.push("");
+      if (last) n = push(bounds, n, end, end);
     } else if (length === 2 && path.charCodeAt(start) === 0x2e && path.charCodeAt(start + 1) === 0x2e) {
       changed = true;
-      out.pop();
-      if (last) out.push("");
-    } else out.push(path.slice(start, end));
+      if (n > 0) n -= 2;
+      if (last) n = push(bounds, n, end, end);
+    } else n = push(bounds, n, start, end);
     if (last) break;
     start = end + 1;
   }
-  return changed ? `/${out.join("/")}` : path;
+  if (!changed) return path;
+  if (n === 0) return "/";
+  // "/" and each run of segments that were adjacent in the input, as one slice.
+  let out = "";
+  let runStart = bounds[0] as number;
+  let runEnd = bounds[1] as number;
+  for (let i = 2; i < n; i += 2) {
+    const s = bounds[i] as number;
+    if (s === runEnd + 1) runEnd = bounds[i + 1] as number;
+    else {
+      out += `/${path.slice(runStart, runEnd)}`;
+      runStart = s;
+      runEnd = bounds[i + 1] as number;
+    }
+  }
+  return `${out}/${path.slice(runStart, runEnd)}`;
+}
+
+// Reused by every call (removeDotSegments calls nothing that could come back to it).
+const SEGMENTS: number[] = [];
+
+function push(bounds: number[], n: number, start: number, end: number): number {
+  bounds[n] = start;
+  bounds[n + 1] = end;
+  return n + 2;
 }
