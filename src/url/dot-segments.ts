@@ -41,9 +41,16 @@ export function removeDotSegments(path: string): string {
     if (last) break;
     start = end + 1;
   }
-  if (!changed) return path;
+  const out = changed ? joinRuns(path, bounds, n) : path;
+  // A hostile path (65,536 characters of "/") leaves 131,072 entries behind: given back, so the
+  // reused array never holds more than a common path's.
+  if (bounds.length > MAX_KEPT_BOUNDS) bounds.length = MAX_KEPT_BOUNDS;
+  return out;
+}
+
+// "/" and each run of kept segments that were adjacent in the input, as one slice.
+function joinRuns(path: string, bounds: readonly number[], n: number): string {
   if (n === 0) return "/";
-  // "/" and each run of segments that were adjacent in the input, as one slice.
   let out = "";
   let runStart = bounds[0] as number;
   let runEnd = bounds[1] as number;
@@ -61,6 +68,7 @@ export function removeDotSegments(path: string): string {
 
 // Reused by every call (removeDotSegments calls nothing that could come back to it).
 const SEGMENTS: number[] = [];
+const MAX_KEPT_BOUNDS = 256;
 
 function push(bounds: number[], n: number, start: number, end: number): number {
   bounds[n] = start;

@@ -49,4 +49,11 @@ describe("removeDotSegments", () => {
     const plain = "/a/b/c";
     assert.equal(removeDotSegments(plain), plain);
   });
+
+  it("answers alike for paths of thousands of segments, before and after one (the reused offsets)", () => {
+    const long = `/${Array.from({ length: 3000 }, (_, i) => (i % 7 === 3 ? ".." : i % 11 === 5 ? "." : `s${i}`)).join("/")}`;
+    assert.equal(removeDotSegments(long), reference(long));
+    assert.equal(removeDotSegments("/a/b/../c/./d"), "/a/c/d");
+    assert.equal(removeDotSegments(long), reference(long));
+  });
 });
