@@ -1,4 +1,11 @@
-import { type DeclaredRule, rewriteText, type TextRewrite } from "../rules/declared-rule.js";
+import {
+  type DeclaredRule,
+  keepsFragmentText,
+  rewriteText,
+  type TextRewrite,
+  unwrapText,
+} from "../rules/declared-rule.js";
+import { isEdgeJunk } from "../url/edge-junk.js";
 import { MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
 import { canonicalFromSerialized, keptQuery, modelled, QUERY_SESSION, scan } from "./canonical-fast-path.js";
@@ -44,6 +51,7 @@ export function ruleFromText(
   options: ResolvedNormalizeOptions,
   lookup: RuleLookup | undefined,
   facts: HostFacts,
+  readTarget?: TargetReader,
 ): string | undefined {
   const rules = facts.rules;
   if (rules === undefined || !laneModelled(options)) return undefined;
@@ -70,9 +78,24 @@ export function ruleFromText(
   // path) then cost the pipeline no scan more. The answers only stand if the scan below passes.
   let rule: DeclaredRule | undefined;
   let rewrite: TextRewrite | undefined;
+  let target: string | undefined;
   const protocol = input.charCodeAt(4) === 0x3a ? "http:" : "https:";
   try {
     for (const r of rules) {
+      if (r.declaration.unwrap !== undefined) {
+        // A wrapper: the target the rule would hand the pipeline, read on the wrapper's query
+        // as the generic pass leaves it (the tracking pass's drops asked here, the rest by the
+        // scan below). Inside a target (no readTarget) a wrapper is the pipeline's: it counts
+        // the depth.
+        const dropped = options.stripTracking ? facts.options.isTracking : undefined;
+        const from = queryAt === -1 ? end : queryAt + 1;
+        const answer = r[unwrapText](hostname, path, protocol, input, from, end, dropped);
+        if (answer === false) continue;
+        if (answer === undefined || readTarget === undefined) return undefined;
+        rule = r;
+        target = answer;
+        break;
+      }
       const answer = r[rewriteText](hostname, path, protocol);
       if (answer === false) continue;
       if (answer === undefined) return undefined;
@@ -85,8 +108,6 @@ export function ruleFromText(
     // generic pass decodes are longer): the pipeline fills it from the normalized path.
     return undefined;
   }
-  // The rule may keep a fragment (GitHub's #L10 on a file): the whole pipeline decides.
-  if (end < input.length && rule?.keepFragment !== undefined) return undefined;
   // Anything the parser or the generic pass would change before the query, bar trailing slashes
   // (the fast path's scan); a session-id mark in the query is asked of the stage itself.
   const marks = scan(input, hostEnd, pathEnd, end, options.removeSessionIds);
@@ -95,17 +116,66 @@ export function ruleFromText(
     const query = input.slice(queryAt + 1, end);
     if (removeQuerySessionIds(query) !== query) return undefined;
   }
+  // The wrapper's own fragment goes with it: the pipeline's answer is the target's.
+  if (target !== undefined) return unwrapped(target, options, readTarget as TargetReader);
   // No rule claims the link: the generic pass alone, as on a host no rule claims.
   if (rule === undefined || rewrite === undefined)
     return canonicalFromSerialized(input, hostEnd, hostname, options, lookup, undefined, {
       claimed: false,
       options: facts.options,
     });
+  // A fragment the rule keeps on this path (GitHub's #L10 on a file, Sheets' #gid=0) follows the
+  // query, as the final pass puts it back; one it does not keep goes.
+  let hash = "";
+  if (end + 1 < input.length && rule.keepFragment !== undefined) {
+    const fragment = input.slice(end + 1);
+    // Kept or not, the rule tests the fragment as the parser and the generic pass leave it.
+    if (!STABLE_FRAGMENT.test(fragment)) return undefined;
+    if (fragment.length <= MAX_KEPT_FRAGMENT_LENGTH && rule[keepsFragmentText](fragment, rewrite.path))
+      hash = `#${fragment}`;
+  }
   const query = ruleQuery(input, queryAt, end, rewrite, hostname, facts, options, lookup);
-  const key = query === "" ? rewrite.prefix : `${rewrite.prefix}?${query}`;
+  const key = query === "" ? rewrite.prefix + hash : `${rewrite.prefix}?${query}${hash}`;
   // Past the bound the pipeline throws its own error.
   return key.length > MAX_URL_LENGTH ? undefined : key;
 }
+
+/**
+ * How {@link ruleFromText} settles an unwrapped target: the key the text lanes give for `text`
+ * (normalize's, with no unwrap of its own), or `undefined` where they would parse it.
+ *
+ * @example
+ * ```ts
+ * const read: TargetReader = (text, options) => (text === "https://example.com/" ? text : undefined);
+ * ```
+ */
+export type TargetReader = (text: string, options: ResolvedNormalizeOptions) => string | undefined;
+
+// The pipeline parses the target (new URL(target), no parseInput) and runs it through again; the
+// text lanes read it as normalize(target) would, so only text both read alike is handed over: not
+// over the length bound (the pipeline throws), no blank, control or String#trim white space at
+// either end (parseInput trims the last, the parser does not). Refused, the wrapper is parsed.
+function unwrapped(
+  target: string,
+  options: ResolvedNormalizeOptions,
+  readTarget: TargetReader,
+): string | undefined {
+  if (
+    target.length > MAX_URL_LENGTH ||
+    isEdgeJunk(target.charCodeAt(0)) ||
+    isEdgeJunk(target.charCodeAt(target.length - 1))
+  )
+    return undefined;
+  return readTarget(target, options);
+}
+
+// normalize.ts's MAX_KEPT_FRAGMENT_LENGTH: a longer fragment is never kept.
+const MAX_KEPT_FRAGMENT_LENGTH = 256;
+
+// A fragment the parser leaves as it is (its fragment percent-encode set: controls, space, '"',
+// "<", ">", "`", non-ASCII) and the generic pass's normalization too (RFC 3986 §3.5 characters,
+// no escape): the rule's test reads the same text on either side.
+const STABLE_FRAGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*$/;
 
 // The query after the generic pass, the rewrite and the final pass: each drops pairs by name
 // only and the last sorts, so one filter over the input's pairs, the rewrite's set pairs, and one
