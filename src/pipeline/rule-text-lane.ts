@@ -151,23 +151,32 @@ export function ruleFromText(
  */
 export type TargetReader = (text: string, options: ResolvedNormalizeOptions) => string | undefined;
 
-// The pipeline parses the target (new URL(target), no parseInput) and runs it through again; the
-// text lanes read it as normalize(target) would, so only text both read alike is handed over: not
-// over the length bound (the pipeline throws), no blank, control or String#trim white space at
-// either end (parseInput trims the last, the parser does not). Refused, the wrapper is parsed.
+// The pipeline parses the target (new URL(target), no parseInput), refuses an href over the length
+// bound and runs the target through again; the text lanes read it as normalize(target) would, so
+// only text both read alike is handed over: no blank, control or String#trim white space at either
+// end (parseInput trims the last, the parser does not), and short enough that its href cannot pass
+// the bound (the unclaimed lane repairs on the text what the parse encodes, up to 9 characters for
+// one, plus the root's "/"). Refused, or failing (its own error is the pipeline's to throw), the
+// wrapper is parsed.
 function unwrapped(
   target: string,
   options: ResolvedNormalizeOptions,
   readTarget: TargetReader,
 ): string | undefined {
   if (
-    target.length > MAX_URL_LENGTH ||
+    target.length > MAX_TARGET_TEXT ||
     isEdgeJunk(target.charCodeAt(0)) ||
     isEdgeJunk(target.charCodeAt(target.length - 1))
   )
     return undefined;
-  return readTarget(target, options);
+  try {
+    return readTarget(target, options);
+  } catch {
+    return undefined;
+  }
 }
+
+const MAX_TARGET_TEXT = Math.floor((MAX_URL_LENGTH - 1) / 9);
 
 // normalize.ts's MAX_KEPT_FRAGMENT_LENGTH: a longer fragment is never kept.
 const MAX_KEPT_FRAGMENT_LENGTH = 256;

@@ -73,6 +73,8 @@ function firstValue(search: string, name: string): string | undefined {
   return undefined;
 }
 
+const TAB_OR_NEWLINE = /[\t\n\r]/;
+
 // soleValue's answer for a parameter given more than once.
 const REPEATED = Symbol("repeated");
 
@@ -706,13 +708,16 @@ export class DeclaredRule implements DomainRule {
       if (raw !== undefined && form.decode !== undefined) raw = decodeWrappedTarget(form.decode, raw);
       if (raw === undefined || raw === "") continue;
       // A path on the wrapper's host, read as #unwrapTarget reads it: the parse of the host's
-      // origin and the path-absolute text is the parse of the text put after the origin.
-      return form.sameHost &&
+      // origin and the path-absolute text is the parse of the text put after the origin, bar a
+      // tab or newline, which the parser removes first ("/\t/other.example" is "//other.example").
+      if (
+        form.sameHost &&
         raw.charCodeAt(0) === 0x2f &&
         raw.charCodeAt(1) !== 0x2f &&
         raw.charCodeAt(1) !== 0x5c
-        ? `${protocol}//${host}${raw}`
-        : raw;
+      )
+        return TAB_OR_NEWLINE.test(raw) ? undefined : `${protocol}//${host}${raw}`;
+      return raw;
     }
     return false;
   }
