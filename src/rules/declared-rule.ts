@@ -709,7 +709,8 @@ export class DeclaredRule implements DomainRule {
       if (raw === undefined || raw === "") continue;
       // A path on the wrapper's host, read as #unwrapTarget reads it: the parse of the host's
       // origin and the path-absolute text is the parse of the text put after the origin, bar a
-      // tab or newline, which the parser removes first ("/\t/other.example" is "//other.example").
+      // tab or newline, which the parser removes first ("/\t/other.example" is "//other.example";
+      // the text lanes refuse the composed text for its tab too, but the host is decided here).
       if (
         form.sameHost &&
         raw.charCodeAt(0) === 0x2f &&

@@ -173,9 +173,12 @@ describe("canonurl/core bundles and runs without Node", () => {
     // links it takes (81% of the rule links) it cut normalize's time to ~0.7x (bench/README.md,
     // "the rule text lane"). Merged with the fourth pass on unclaimed links (every host and
     // encodable character on the text, one authority record per text: +~420 B, rfc3986 on the
-    // seeded corpus from ~2.0x to ~1.4x the bare parse): 26,239 B.
+    // seeded corpus from ~2.0x to ~1.4x the bare parse): 26,239 B. The rule text lane's unwrap and
+    // kept fragments (DeclaredRule's unwrapText and keepsFragmentText, the lane's target reader:
+    // wrapper links from ~11x to ~5x their bare parse, bench/README.md, "wrappers and kept
+    // fragments") measured 26,801 B, +562 B: the ceiling moved by 256 B to 26.25 KiB.
     const selection = await gzipOf("classify, defaultRules, explain, normalize");
-    assert.ok(selection <= 26 * 1024, `gzip ${selection} B`);
+    assert.ok(selection <= 26 * 1024 + 256, `gzip ${selection} B`);
     assert.ok(selection > 4 * 1024, `gzip ${selection} B: the bundle lost its rules?`);
     // classify alone: 3,016 B measured (issue 24's common-form path, ~200 B, paid for by shorter
     // code off the hot path); the rules, the pipeline or the rule compiler would double it.
