@@ -21,7 +21,7 @@ import {
 import { type RuleLookup, ruleLookup } from "./rule-lookup.js";
 import { ruleNoiseFor } from "./rule-noise.js";
 import { ruleTextGate } from "./rule-text-gate.js";
-import { ruleFromText } from "./rule-text-lane.js";
+import { ruleFromText, type TargetReader } from "./rule-text-lane.js";
 import type { TrackingLayerAction } from "./tracking-layer.js";
 
 // An unwrapped link (google.com/url?q=…) goes through the whole pipeline again, one wrapper at a
@@ -178,7 +178,11 @@ function run(
  * once. explain() never takes it, and the property tests compare the two. Only the key is read
  * after it (normalize, canonicalWith): no list of stripped names is made.
  */
-function readText(input: string, options: ResolvedNormalizeOptions): string | SerializedUrl | undefined {
+function readText(
+  input: string,
+  options: ResolvedNormalizeOptions,
+  inTarget = false,
+): string | SerializedUrl | undefined {
   const authority = serializedAuthority(input);
   if (authority === undefined) return undefined;
   const lookup = lookupFor(options);
@@ -206,7 +210,23 @@ function readText(input: string, options: ResolvedNormalizeOptions): string | Se
     hostname.charCodeAt(hostname.length - 1) === 0x2e
   )
     return undefined;
-  return ruleFromText(input, end, hostname, options, lookup, facts) ?? serializedUrl(input, end, hostname);
+  const read = ruleFromText(input, end, hostname, options, lookup, facts, inTarget ? undefined : readTarget);
+  return read ?? serializedUrl(input, end, hostname);
+}
+
+/**
+ * The rule text lane's {@link TargetReader}: a wrapper's target settled by the text lanes, one level
+ * only (a wrapper in it is the pipeline's, which counts the depth); `undefined` where they would
+ * parse it. Exported for the lane's property test, which counts the wrappers it settles.
+ *
+ * @example
+ * ```ts
+ * readTarget("https://example.com/a?utm_source=x", resolveNormalizeOptions(undefined)); // "https://example.com/a"
+ * ```
+ */
+export function readTarget(target: string, options: ResolvedNormalizeOptions): string | undefined {
+  const read = readText(target, options, true);
+  return typeof read === "string" ? read : undefined;
 }
 
 function lookupFor(options: ResolvedNormalizeOptions): RuleLookup | undefined {

@@ -73,6 +73,39 @@ function firstValue(search: string, name: string): string | undefined {
   return undefined;
 }
 
+const TAB_OR_NEWLINE = /[\t\n\r]/;
+
+// soleValue's answer for a parameter given more than once.
+const REPEATED = Symbol("repeated");
+
+// The raw value of the one pair named `name` in `input` from `from` to `to` (a query without its
+// "?"), as firstValue reads it; REPEATED when two pairs have the name: the generic pass sorts pairs
+// by name, then value, so the first after the sort is not the first written.
+function soleValue(
+  input: string,
+  from: number,
+  to: number,
+  name: string,
+): string | undefined | typeof REPEATED {
+  const n = name.length;
+  let found: string | undefined;
+  for (let start = from; start < to; ) {
+    let end = input.indexOf("&", start);
+    if (end === -1 || end > to) end = to;
+    if (end - start >= n && input.startsWith(name, start)) {
+      let value: string | undefined;
+      if (end - start === n) value = "";
+      else if (input.charCodeAt(start + n) === 0x3d) value = input.slice(start + n + 1, end);
+      if (value !== undefined) {
+        if (found !== undefined) return REPEATED;
+        found = value;
+      }
+    }
+    start = end + 1;
+  }
+  return found;
+}
+
 /**
  * A rewrite already in WHATWG-serialized form: the parts a parse of `href` would give, so the
  * pipeline can use it without parsing it (see {@link applyParts}).
@@ -141,6 +174,38 @@ export const matchOnHost: unique symbol = Symbol("canonurl.matchOnHost");
 export const rewriteText: unique symbol = Symbol("canonurl.rewriteText");
 
 /**
+ * The rule text lane's form of an unwrap rule's target, keyed by a symbol so it stays off the
+ * public surface: for a link on one of the rule's hosts whose generic path is `path` and whose
+ * query is `input` from `queryFrom` to `queryEnd` (read off a text the generic pass leaves alone,
+ * which the lane checks), the text of the target the pipeline would parse (a `sameHost` path on
+ * the wrapper's host, put on it). `false`: no form finds a value, the rule does not claim the link
+ * (first-match goes on); `undefined`: a case the lane does not model (the parameter repeated, which
+ * the generic pass's sort would reorder by value; a path form that keeps a query the generic pass
+ * filters and sorts). `dropped` names what the generic pass's tracking matcher removes before the
+ * rule reads the query. Whether the target parses is the caller's to check: the pipeline goes on
+ * to the next form, or rule, when it does not.
+ *
+ * @example
+ * ```ts
+ * const url = "https://www.google.com/url?q=https://example.com/a";
+ * rule[unwrapText]("www.google.com", "/url", "https:", url, 27, url.length, undefined); // "https://example.com/a"
+ * ```
+ */
+export const unwrapText: unique symbol = Symbol("canonurl.unwrapText");
+
+/**
+ * The rule text lane's form of the rule's fragment decision: whether the rule keeps `fragment`
+ * (without `#`, as the generic pass leaves it) on a link it rewrote to `path`, as its rewrite and
+ * the final pass do. The length bound is the caller's (normalize's MAX_KEPT_FRAGMENT_LENGTH).
+ *
+ * @example
+ * ```ts
+ * rule[keepsFragmentText]("L10", "/o/r/blob/main/a.ts"); // true for github-v1
+ * ```
+ */
+export const keepsFragmentText: unique symbol = Symbol("canonurl.keepsFragmentText");
+
+/**
  * A declarative rewrite as the rule text lane builds the key from it: `prefix` and a query of the
  * input's pairs that {@link TextRewrite.drops} leaves, plus `set`, less what the final pass strips.
  *
@@ -162,6 +227,8 @@ export interface TextRewrite {
   readonly keep: ReadonlySet<string> | undefined;
   /** What the final pass strips here (`stripParamsFor`). */
   readonly strip: readonly string[] | undefined;
+  /** The rewrite's path: a kept fragment is decided on it ({@link keepsFragmentText}). */
+  readonly path: string;
 }
 
 // Template text the WHATWG parser leaves as it is in a special URL's path (RFC 3986 path characters,
@@ -606,7 +673,58 @@ export class DeclaredRule implements DomainRule {
       setNames: set === undefined ? undefined : p?.setNames,
       keep,
       strip: this.#scoped ? p?.strip : this.stripParams,
+      path,
     };
+  }
+
+  // #unwrapTarget's reading on a text the generic pass leaves as it is, bar what it cannot read
+  // there (see unwrapText): the pipeline then parses the target as this text.
+  [unwrapText](
+    host: string,
+    path: string,
+    protocol: string,
+    input: string,
+    queryFrom: number,
+    queryEnd: number,
+    dropped: ((name: string) => boolean) | undefined,
+  ): string | false | undefined {
+    const forms = this.#c.unwrap;
+    if (forms === undefined || this.exemptOnly) return false;
+    for (const form of forms) {
+      const values = matchPathPattern(form.path, path);
+      if (values === undefined) continue;
+      let raw: string | undefined;
+      if (form.param !== undefined) {
+        // A tracking-named parameter is gone before the rule reads the query.
+        if (queryEnd <= queryFrom || dropped?.(form.param) === true) continue;
+        const value = soleValue(input, queryFrom, queryEnd, form.param);
+        if (value === REPEATED) return undefined;
+        if (value !== undefined) raw = formDecode(value);
+      } else if (form.target !== undefined) {
+        // The pipeline appends the generic pass's query, filtered and sorted: not read here.
+        if (form.keepQuery && queryEnd > queryFrom) return undefined;
+        raw = fillTemplate(form.target, values);
+      }
+      if (raw !== undefined && form.decode !== undefined) raw = decodeWrappedTarget(form.decode, raw);
+      if (raw === undefined || raw === "") continue;
+      // A path on the wrapper's host, read as #unwrapTarget reads it: the parse of the host's
+      // origin and the path-absolute text is the parse of the text put after the origin, bar a
+      // tab or newline, which the parser removes first ("/\t/other.example" is "//other.example";
+      // the text lanes refuse the composed text for its tab too, but the host is decided here).
+      if (
+        form.sameHost &&
+        raw.charCodeAt(0) === 0x2f &&
+        raw.charCodeAt(1) !== 0x2f &&
+        raw.charCodeAt(1) !== 0x5c
+      )
+        return TAB_OR_NEWLINE.test(raw) ? undefined : `${protocol}//${host}${raw}`;
+      return raw;
+    }
+    return false;
+  }
+
+  [keepsFragmentText](fragment: string, path: string): boolean {
+    return this.#keepsFragmentOf(fragment, path);
   }
 
   [applyParts]<T extends UrlParts>(parts: T, params?: readonly QueryParam[]): T | RewrittenParts | URL {
@@ -719,8 +837,12 @@ export class DeclaredRule implements DomainRule {
   }
 
   #keepsFragment(hash: string, pathname: string): boolean {
+    return this.#keepsFragmentOf(hash.slice(1), pathname);
+  }
+
+  #keepsFragmentOf(fragment: string, pathname: string): boolean {
     const keep = this.keepFragment;
-    if (keep === undefined || !keep.test(hash.slice(1))) return false;
+    if (keep === undefined || !keep.test(fragment)) return false;
     const paths = this.#c.fragmentPaths;
     if (paths === undefined) return true;
     for (const p of paths) if (matchPathPattern(p, pathname) !== undefined) return true;

@@ -177,7 +177,10 @@ describe("canonurl/core bundles and runs without Node", () => {
     // path keeps route fragments and removes session ids itself, the tracking matcher's pair table
     // spares slicing and hashing most names, a trailing white-space check) measured 26,662 B,
     // +423 B: the ceiling moved to 27 KiB, the lead's call (the figures are in bench/README.md,
-    // "fifth pass").
+    // "fifth pass"). The rule text lane's unwrap and kept fragments (DeclaredRule's unwrapText and
+    // keepsFragmentText, the lane's target reader: golden wrapper links from ~10x to ~5x their bare
+    // parse, bench/README.md, "wrappers and kept fragments") measured 26,801 B alone, +562 B on
+    // 26,239; merged with the fifth pass, 27,233 B (+571 B on its 26,662).
     const selection = await gzipOf("classify, defaultRules, explain, normalize");
     assert.ok(selection <= 27 * 1024, `gzip ${selection} B`);
     assert.ok(selection > 4 * 1024, `gzip ${selection} B: the bundle lost its rules?`);
