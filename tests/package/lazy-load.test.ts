@@ -88,6 +88,31 @@ checkpoint("after");
     assert.deepEqual(present(loaded["ipv6-resolve"], ["ipaddr.js"]), ["ipaddr.js"], "loaded on first use");
   });
 
+  it("a resolve loads undici's Client and connector, not its index (fetch, WebSocket, mocks)", {
+    timeout: 30_000,
+  }, async () => {
+    // undici's index is 110 modules, ~170 ms of CPU on Node 20, paid by every network-mode run and
+    // fleet worker; Client and its connector are 19 (src/resolve/http/pinned-transport.ts). A real
+    // request through the default transport to a server of the probe's own on 127.0.0.1.
+    const loaded = await loadedPackages(`
+const { createServer } = await import("node:http");
+const server = createServer((q, r) => { r.writeHead(200, { "content-type": "text/plain" }); r.end("ok"); });
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const port = server.address().port;
+const m = await import("canonurl");
+const client = m.createClient({ resolver: async () => ["127.0.0.1"], allowedNetworks: ["127.0.0.1/32"], allowedPorts: [port] });
+const result = await client.resolve("http://site.test:" + port + "/a");
+await client.close();
+server.close();
+if (result.status !== 200) throw new Error("status " + result.status);
+const files = Object.keys(require.cache).filter((p) => p.includes("/node_modules/undici/")).map((p) => p.split("/node_modules/undici/").pop());
+if (!files.includes("lib/dispatcher/client.js") || !files.includes("lib/core/connect.js")) throw new Error("undici files: " + files);
+if (files.includes("index.js") || files.some((f) => f.startsWith("lib/web/"))) throw new Error("undici's index loaded: " + files.length + " files");
+checkpoint("resolve");
+`);
+    assert.deepEqual(present(loaded.resolve, ["undici"]), ["undici"]);
+  });
+
   it("import('canonurl/core') loads no package at all", { timeout: 30_000 }, async () => {
     const loaded = await loadedPackages(`
 const m = await import("canonurl/core");
