@@ -201,6 +201,15 @@ checkpoint("offline");
     // No package at all: ipaddr.js (the CIDR parser of --allow-network) was the last one, and as
     // the first CommonJS module of the process it cost Node 20 ~70 ms of the run's CPU.
     assert.deepEqual(loaded.offline, [], `loaded: ${loaded.offline}`);
+    // The command line comes folded (scripts/fold-cli.mjs): a few files of dist/cli itself, none
+    // from its subdirectories, where tsc writes one file per module (32 of them were loaded).
+    const cliFiles = loaded["files:offline"]?.filter((f) => f.startsWith("dist/cli/")) ?? [];
+    assert.ok(cliFiles.includes("dist/cli/bin.js"), `${cliFiles}`);
+    assert.ok(cliFiles.length <= 8, `${cliFiles.length} files of dist/cli: ${cliFiles}`);
+    assert.deepEqual(
+      cliFiles.filter((f) => f.slice("dist/cli/".length).includes("/")),
+      [],
+    );
   });
 
   it("createClient validates at construction, before any engine loads", { timeout: 30_000 }, async () => {
