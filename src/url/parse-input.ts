@@ -1,4 +1,5 @@
 import { UrlError } from "../errors/url-error.js";
+import { isEdgeJunk } from "./edge-junk.js";
 import { invalidUrlReason } from "./invalid-url-reason.js";
 import { schemeTokenLength } from "./scheme-token.js";
 
@@ -83,12 +84,6 @@ function trimEdges(s: string): string {
   while (end > start && isEdgeJunk(s.charCodeAt(end - 1))) end--;
   return start === 0 && end === s.length ? s : s.slice(start, end);
 }
-
-function isEdgeJunk(c: number): boolean {
-  return c <= 0x20 || (c >= 0x7f && WHITESPACE.test(String.fromCharCode(c)));
-}
-
-const WHITESPACE = /\s/;
 
 // WHATWG URL §4.4 basic URL parser, step 3: remove all ASCII tab or newline from input. It must
 // happen before the scheme token is looked for, or "h\tttp://x" would get a second scheme.

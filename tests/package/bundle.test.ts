@@ -173,9 +173,13 @@ describe("canonurl/core bundles and runs without Node", () => {
     // links it takes (81% of the rule links) it cut normalize's time to ~0.7x (bench/README.md,
     // "the rule text lane"). Merged with the fourth pass on unclaimed links (every host and
     // encodable character on the text, one authority record per text: +~420 B, rfc3986 on the
-    // seeded corpus from ~2.0x to ~1.4x the bare parse): 26,239 B.
+    // seeded corpus from ~2.0x to ~1.4x the bare parse): 26,239 B. Issue 24's fifth pass (the fast
+    // path keeps route fragments and removes session ids itself, the tracking matcher's pair table
+    // spares slicing and hashing most names, a trailing white-space check) measured 26,662 B,
+    // +423 B: the ceiling moved to 27 KiB, the lead's call (the figures are in bench/README.md,
+    // "fifth pass").
     const selection = await gzipOf("classify, defaultRules, explain, normalize");
-    assert.ok(selection <= 26 * 1024, `gzip ${selection} B`);
+    assert.ok(selection <= 27 * 1024, `gzip ${selection} B`);
     assert.ok(selection > 4 * 1024, `gzip ${selection} B: the bundle lost its rules?`);
     // classify alone: 3,016 B measured (issue 24's common-form path, ~200 B, paid for by shorter
     // code off the hot path); the rules, the pipeline or the rule compiler would double it.
