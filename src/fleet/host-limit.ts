@@ -1,9 +1,10 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { Transport, TransportRequest, TransportResponse } from "../resolve/http/transport.js";
 
 /** The few node-redis calls the limit needs, so a test can see what it sends. */
 export interface HostLimitRedis {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   zRem(key: string, member: string): Promise<unknown>;
   set(key: string, value: string, options: { PX: number }): Promise<unknown>;
 }
@@ -49,6 +50,25 @@ const RENEW = `
 for i = 3, #ARGV do redis.call('ZADD', KEYS[1], ARGV[1], ARGV[i]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 0`;
+
+type Script = (redis: HostLimitRedis, options: { keys: string[]; arguments: string[] }) => Promise<unknown>;
+
+// A script run by its SHA-1 (EVALSHA), sent whole (EVAL) only when Redis does not hold it: after
+// a restart or SCRIPT FLUSH it answers NOSCRIPT, and the EVAL that follows caches it again. EVAL
+// wrote ACQUIRE's ~400 characters with every slot taken (8 MB per 20,000). Measured against a
+// local Redis, 20,000 ACQUIREs 100 at a time, two rounds interleaved (5 Dec 2026): the client's
+// CPU 349 / 196 ms by EVAL, 211 / 136 ms by EVALSHA; Redis's own time the same either way
+// (~5 µs a call: it caches a script by its text, so EVAL cost it no recompiling).
+function script(body: string): Script {
+  const sha1 = createHash("sha1").update(body).digest("hex");
+  return (redis, options) =>
+    redis.evalSha(sha1, options).catch((error: unknown) => {
+      if (error instanceof Error && error.message.startsWith("NOSCRIPT")) return redis.eval(body, options);
+      throw error;
+    });
+}
+const runAcquire = script(ACQUIRE);
+const runRenew = script(RENEW);
 
 // A slot taken from Redis serves more than one request of this process before it goes back: the
 // Redis round trip to take a slot is most of what the limit costs a request. Bounded, so other
@@ -180,7 +200,7 @@ export function limitHosts(
     const now = Date.now();
     try {
       const held = Number(
-        await redis.eval(ACQUIRE, {
+        await runAcquire(redis, {
           keys: [key(host), `${prefix}pause:${host}`],
           arguments: [String(now), String(limit), String(now + leaseMs), member, String(leaseMs * 2)],
         }),
@@ -211,9 +231,9 @@ export function limitHosts(
     for (const [host, gate] of gates) {
       if (gate.held.size === 0) continue;
       holding = true;
-      redis
-        .eval(RENEW, { keys: [key(host)], arguments: [end, String(leaseMs * 2), ...gate.held] })
-        .catch(() => {});
+      runRenew(redis, { keys: [key(host)], arguments: [end, String(leaseMs * 2), ...gate.held] }).catch(
+        () => {},
+      );
     }
     if (!holding) {
       clearInterval(renewer);

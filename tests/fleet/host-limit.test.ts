@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { createClient as createRedisClient } from "redis";
 import { type HostLimitRedis, limitHosts } from "../../src/fleet/host-limit.js";
 import type { Transport, TransportRequest, TransportResponse } from "../../src/resolve/http/transport.js";
-import { testRedisUrl } from "../helpers/redis-server.js";
+import { startRedisServer, testRedisUrl } from "../helpers/redis-server.js";
 
 type Redis = ReturnType<typeof createRedisClient>;
 
@@ -69,6 +69,11 @@ describe("limitHosts (real Redis, several limiters as several workers)", () => {
       // Slots taken (not polls of a full host, which are the cost of waiting).
       eval: async (script, options) => {
         const held = await redis.eval(script, options);
+        if (Number(held) > 0) taken++;
+        return held;
+      },
+      evalSha: async (sha1, options) => {
+        const held = await redis.evalSha(sha1, options);
         if (Number(held) > 0) taken++;
         return held;
       },
@@ -196,5 +201,58 @@ describe("limitHosts (real Redis, several limiters as several workers)", () => {
     assert.equal(a.hostsKept, 0);
     for (const h of [0, 999, 1_999]) assert.equal(await redis.zCard(`${prefix}host:h${h}.test:8080`), 0);
     await a.close?.();
+  });
+
+  it("runs its scripts by SHA-1 (EVALSHA) and sends them whole again when Redis lost them (NOSCRIPT)", {
+    timeout: 30_000,
+  }, async () => {
+    // A server of its own: SCRIPT FLUSH on the shared one would pull the scripts from under the
+    // other tests' workers.
+    const server = await startRedisServer();
+    const own: Redis = createRedisClient({ url: server.url });
+    try {
+      await own.connect();
+      const sent = { eval: 0, evalSha: 0, noscript: 0 };
+      const counted: HostLimitRedis = {
+        eval: (script, options) => {
+          sent.eval++;
+          return own.eval(script, options);
+        },
+        evalSha: async (sha1, options) => {
+          sent.evalSha++;
+          try {
+            return await own.evalSha(sha1, options);
+          } catch (error) {
+            if ((error as Error).message.startsWith("NOSCRIPT")) sent.noscript++;
+            throw error;
+          }
+        },
+        zRem: (key, member) => own.zRem(key, member),
+        set: (key, value, options) => own.set(key, value, options),
+      };
+      const prefix = `canonurl:test:hl${process.pid}f:`;
+      const inner = countingTransport(1, () => [200, {}]);
+      // Each request on its own host: one slot taken from Redis per request, none reused.
+      // Leases renewed every 12 s: no RENEW runs within the test to blur the count.
+      const a = limitHosts(inner.transport, counted, {
+        limit: 2,
+        prefix,
+        leaseMs: 60_000,
+        maxPauseMs: 5_000,
+      });
+      for (let i = 0; i < 20; i++) assert.equal(await send(a, `s${i}.test:80`), 200);
+      assert.deepEqual(sent, { eval: 1, evalSha: 20, noscript: 1 }, "sent whole once, then by SHA-1");
+      // Redis forgets its scripts (as a restart does): the next take sends ACQUIRE again, once.
+      await own.sendCommand(["SCRIPT", "FLUSH"]);
+      for (let i = 20; i < 30; i++) assert.equal(await send(a, `s${i}.test:80`), 200);
+      assert.deepEqual(sent, { eval: 2, evalSha: 30, noscript: 2 });
+      assert.equal(inner.sent.length, 30);
+      await a.close?.();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const i of [0, 29]) assert.equal(await own.zCard(`${prefix}host:s${i}.test:80`), 0);
+    } finally {
+      await own.close().catch(() => {});
+      await server.stop();
+    }
   });
 });

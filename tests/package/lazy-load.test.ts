@@ -88,6 +88,31 @@ checkpoint("after");
     assert.deepEqual(present(loaded["ipv6-resolve"], ["ipaddr.js"]), ["ipaddr.js"], "loaded on first use");
   });
 
+  it("a resolve loads undici's Client and connector, not its index (fetch, WebSocket, mocks)", {
+    timeout: 30_000,
+  }, async () => {
+    // undici's index is 110 modules, ~170 ms of CPU on Node 20, paid by every network-mode run and
+    // fleet worker; Client and its connector are 19 (src/resolve/http/pinned-transport.ts). A real
+    // request through the default transport to a server of the probe's own on 127.0.0.1.
+    const loaded = await loadedPackages(`
+const { createServer } = await import("node:http");
+const server = createServer((q, r) => { r.writeHead(200, { "content-type": "text/plain" }); r.end("ok"); });
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const port = server.address().port;
+const m = await import("canonurl");
+const client = m.createClient({ resolver: async () => ["127.0.0.1"], allowedNetworks: ["127.0.0.1/32"], allowedPorts: [port] });
+const result = await client.resolve("http://site.test:" + port + "/a");
+await client.close();
+server.close();
+if (result.status !== 200) throw new Error("status " + result.status);
+const files = Object.keys(require.cache).filter((p) => p.includes("/node_modules/undici/")).map((p) => p.split("/node_modules/undici/").pop());
+if (!files.includes("lib/dispatcher/client.js") || !files.includes("lib/core/connect.js")) throw new Error("undici files: " + files);
+if (files.includes("index.js") || files.some((f) => f.startsWith("lib/web/"))) throw new Error("undici's index loaded: " + files.length + " files");
+checkpoint("resolve");
+`);
+    assert.deepEqual(present(loaded.resolve, ["undici"]), ["undici"]);
+  });
+
   it("import('canonurl/core') loads no package at all", { timeout: 30_000 }, async () => {
     const loaded = await loadedPackages(`
 const m = await import("canonurl/core");
@@ -176,6 +201,15 @@ checkpoint("offline");
     // No package at all: ipaddr.js (the CIDR parser of --allow-network) was the last one, and as
     // the first CommonJS module of the process it cost Node 20 ~70 ms of the run's CPU.
     assert.deepEqual(loaded.offline, [], `loaded: ${loaded.offline}`);
+    // The command line comes folded (scripts/fold-cli.mjs): a few files of dist/cli itself, none
+    // from its subdirectories, where tsc writes one file per module (32 of them were loaded).
+    const cliFiles = loaded["files:offline"]?.filter((f) => f.startsWith("dist/cli/")) ?? [];
+    assert.ok(cliFiles.includes("dist/cli/bin.js"), `${cliFiles}`);
+    assert.ok(cliFiles.length <= 8, `${cliFiles.length} files of dist/cli: ${cliFiles}`);
+    assert.deepEqual(
+      cliFiles.filter((f) => f.slice("dist/cli/".length).includes("/")),
+      [],
+    );
   });
 
   it("createClient validates at construction, before any engine loads", { timeout: 30_000 }, async () => {
