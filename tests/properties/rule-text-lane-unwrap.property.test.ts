@@ -217,6 +217,18 @@ function laneOf(input: string, given: NormalizeOptions | undefined): string | un
   return ruleFromText(input, hostEnd, hostname, resolved, lookup, facts, readTarget);
 }
 
+// normalize() against explain() on one input (where: how a failure names it), then the lane's own
+// answer: "" where it refuses.
+function checked(input: string, given: NormalizeOptions | undefined, where: string) {
+  const full = attempt(() => explain(input, given).canonical);
+  assert.deepEqual(
+    attempt(() => normalize(input, given)),
+    full,
+    `normalize vs explain of ${where}`,
+  );
+  return { full, lane: attempt(() => laneOf(input, given) ?? "") };
+}
+
 describe("the rule text lane on wrapper links (fast-check, fixed seed)", () => {
   it("unwraps on the text exactly as the whole pipeline, and refuses what it does not model", () => {
     const unwrappedBy = new Map<string, number>(unwrapRules.map((r) => [r.name, 0]));
@@ -226,14 +238,8 @@ describe("the rule text lane on wrapper links (fast-check, fixed seed)", () => {
     let trackedTaken = 0;
     fc.assert(
       fc.property(wrapped, options, ({ input, rule, corners }, given) => {
-        const full = attempt(() => explain(input, given).canonical);
         const where = `${JSON.stringify(input)} with ${JSON.stringify(given)}`;
-        assert.deepEqual(
-          attempt(() => normalize(input, given)),
-          full,
-          `normalize vs explain of ${where}`,
-        );
-        const lane = attempt(() => laneOf(input, given) ?? "");
+        const { full, lane } = checked(input, given, where);
         if (lane.ok && lane.value === "") {
           for (const c of corners) refusedCorner.set(c, (refusedCorner.get(c) ?? 0) + 1);
           return;
@@ -319,14 +325,8 @@ describe("the rule text lane on fragments a rule may keep (fast-check, fixed see
     });
     fc.assert(
       fc.property(fragmentLink, withRules, (input, given) => {
-        const full = attempt(() => explain(input, given).canonical);
         const where = `${JSON.stringify(input)} with ${given === undefined ? "the built-ins" : "keeps-all"}`;
-        assert.deepEqual(
-          attempt(() => normalize(input, given)),
-          full,
-          `normalize vs explain of ${where}`,
-        );
-        const lane = attempt(() => laneOf(input, given) ?? "");
+        const { full, lane } = checked(input, given, where);
         if (lane.ok && lane.value === "") {
           reached.refused++;
           return;
