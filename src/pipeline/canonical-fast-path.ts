@@ -8,7 +8,7 @@ import { normalizePath, removeMatching } from "./generic-pass.js";
 import { type HostFacts, hostFacts } from "./host-options.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
-import { removePathSessionIds, removeQuerySessionIds } from "./session-ids.js";
+import { removedSessionNames, removePathSessionIds, removeQuerySessionIds } from "./session-ids.js";
 import { mayBeTracking, type TrackingMatcher } from "./tracking-matcher.js";
 
 /**
@@ -158,9 +158,25 @@ function settleRepaired(
       if (SESSION_TAIL.test(query)) marks |= QUERY_SESSION;
     }
   }
+  return settleParts(href, pathStart, path, queryAt, query, marks, options, host, stripped);
+}
+
+// settle() on the href with its path and query replaced by a stage's `path` and `query` (the
+// query's "?" kept where the href had one). Encoding lengthens (up to 9 characters for one on raw
+// text): past the bound the pipeline fails.
+function settleParts(
+  href: string,
+  pathStart: number,
+  path: string,
+  queryAt: number,
+  query: string,
+  marks: number,
+  options: ResolvedNormalizeOptions,
+  host: HostFacts,
+  stripped: string[] | undefined,
+): string | undefined {
   const prefix = href.slice(0, pathStart);
   const fixed = queryAt === -1 ? `${prefix}${path}` : `${prefix}${path}?${query}`;
-  // Encoding lengthens (up to 9 characters for one on raw text): past the bound the pipeline fails.
   if (fixed.length > MAX_URL_LENGTH) return undefined;
   const fixedPathEnd = pathStart + path.length;
   const fixedQueryAt = queryAt === -1 ? -1 : fixedPathEnd;
@@ -251,23 +267,9 @@ function withoutSessionIds(
   if (path === rawPath && query === rawQuery)
     return settle(href, pathStart, pathEnd, queryAt, end, 0, options, host, stripped);
   // Listed where the generic pass lists names at all: with tracking removal or the sort.
-  if (stripped !== undefined && query !== rawQuery && (options.stripTracking || options.sortParams)) {
-    const left = new Set(splitQuery(query).map((p) => p.name));
-    for (const p of splitQuery(rawQuery)) if (!left.has(p.name)) stripped.push(p.name);
-  }
-  const fixed = `${href.slice(0, pathStart)}${path}${queryAt === -1 ? "" : `?${query}`}`;
-  const fixedPathEnd = pathStart + path.length;
-  const key = settle(
-    fixed,
-    pathStart,
-    fixedPathEnd,
-    queryAt === -1 ? -1 : fixedPathEnd,
-    fixed.length,
-    0,
-    options,
-    host,
-    stripped,
-  );
+  if (stripped !== undefined && query !== rawQuery && (options.stripTracking || options.sortParams))
+    for (const name of removedSessionNames(rawQuery, query)) stripped.push(name);
+  const key = settleParts(href, pathStart, path, queryAt, query, 0, options, host, stripped);
   if (stripped !== undefined) dedupe(stripped);
   return key;
 }
@@ -383,11 +385,20 @@ function keepingFragment(
   return kept.length > MAX_URL_LENGTH ? undefined : kept;
 }
 
-// The fragment href[hashAt + 1…] as the generic pass keeps it (percent-normalized), when the parse
-// leaves it as written: no blank, control, non-ASCII character or one of the WHATWG fragment
-// percent-encode set ('"', "<", ">", "`"), which raw text may hold and a parse would encode or
-// remove. A parsed href has none of them. `undefined` when the parse must decide.
-function keptFragment(href: string, hashAt: number): string | undefined {
+/**
+ * The fragment href[hashAt + 1…] (without "#") as the generic pass keeps it (percent-normalized),
+ * when the parse leaves it as written: no blank, control, non-ASCII character or one of the WHATWG
+ * fragment percent-encode set ('"', "<", ">", "`"), which raw text may hold and a parse would
+ * encode or remove. A parsed href has none of them. `undefined` when the parse must decide. The
+ * fast path and the rule text lane read fragments with it.
+ *
+ * @example
+ * ```ts
+ * keptFragment("https://a.test/#/a%7e", 15); // "/a~"
+ * keptFragment("https://a.test/#/a b", 15);  // undefined
+ * ```
+ */
+export function keptFragment(href: string, hashAt: number): string | undefined {
   for (let i = hashAt + 1; i < href.length; i++) {
     const c = href.charCodeAt(i);
     if (c <= 0x20 || c >= 0x7f || c === 0x22 || c === 0x3c || c === 0x3e || c === 0x60) return undefined;
@@ -453,6 +464,7 @@ const QUERY_WORK = NEEDS_WORK.query;
 // own normalizePath, session-id and query normalization calls, against ~90 for this pass.
 export function scan(href: string, from: number, queryAt: number, end: number, sessions: boolean): number {
   let marks = 0;
+  let endAsked = false;
   // The marks first, by native searches: a "/." in the path, a "sid", "fid" or "nid" in the query.
   // A mark only sends the stage itself to look, so a search that finds more than a character loop
   // would (one straddling an escape's hex digit) costs a look, never a wrong answer.
@@ -482,8 +494,12 @@ export function scan(href: string, from: number, queryAt: number, end: number, s
       if (c === 0x09 || c === 0x0a || c === 0x0d || c === 0x5c) return CHANGES;
       // The input's last character trimmed (a blank, a control, or the Unicode white space of
       // String#trim, which parseInput trims too): only the parse knows where the input ends. Asked
-      // only here, where a raw character is found: the end's is one (the fragment's is dropped).
-      if (isEdgeJunk(href.charCodeAt(href.length - 1))) return CHANGES;
+      // once, at the first raw character (the end's is one; the fragment's is dropped): a text of
+      // 60,000 non-ASCII characters asked it 60,000 times.
+      if (!endAsked) {
+        if (isEdgeJunk(href.charCodeAt(href.length - 1))) return CHANGES;
+        endAsked = true;
+      }
       if (c >= 0xd800 && c <= 0xdbff) {
         const low = href.charCodeAt(i + 1);
         if (low >= 0xdc00 && low <= 0xdfff) i++;

@@ -6,7 +6,7 @@ import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/
 import { applyTrailingSlash } from "../url/trailing-slash.js";
 import { userinfoOf } from "../url/userinfo.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
-import { removePathSessionIds, removeQuerySessionIds } from "./session-ids.js";
+import { removedSessionNames, removePathSessionIds, removeQuerySessionIds } from "./session-ids.js";
 import type { TrackingMatcher } from "./tracking-matcher.js";
 
 /** What the generic pass produced. */
@@ -122,10 +122,7 @@ export function genericPass(
     if (options.removeSessionIds) {
       const without = removeQuerySessionIds(query);
       if (without !== query) {
-        const left = new Set(splitQuery(without).map((p) => p.name));
-        sessionNames = splitQuery(query)
-          .map((p) => p.name)
-          .filter((n) => !left.has(n));
+        sessionNames = removedSessionNames(query, without);
         query = without;
       }
     }

@@ -1,4 +1,5 @@
 import { stripPathSessionId, stripQuerySessionId } from "../archive/strip-session-ids.js";
+import { splitQuery } from "../url/query-params.js";
 
 // Servlet containers put the session in a path parameter (Jakarta Servlet §7.1.3, URL rewriting):
 // "/shop;jsessionid=0A1B2C?x=1". Bounded by the next "/" or ";": linear in the path.
@@ -30,4 +31,21 @@ export function removePathSessionIds(path: string): string {
  */
 export function removeQuerySessionIds(query: string): string {
   return stripQuerySessionId(query);
+}
+
+/**
+ * The names of the pairs of `before` that `after` ({@link removeQuerySessionIds}'s output on it)
+ * no longer holds, in `before`'s order: what the pipeline lists as stripped session ids. Shared by
+ * the generic pass and the fast path, which must list them alike.
+ *
+ * @example
+ * ```ts
+ * removedSessionNames("PHPSESSID=0123456789abcdefghijklemopqrstuv&a=1", "a=1"); // ["PHPSESSID"]
+ * ```
+ */
+export function removedSessionNames(before: string, after: string): string[] {
+  const left = new Set(splitQuery(after).map((p) => p.name));
+  return splitQuery(before)
+    .map((p) => p.name)
+    .filter((name) => !left.has(name));
 }
