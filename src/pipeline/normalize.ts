@@ -12,6 +12,7 @@ import { canonicalFastPath, canonicalFromAuthority } from "./canonical-fast-path
 import type { Explanation, ExplanationStep } from "./explanation.js";
 import { type GenericResult, genericPass, normalizePath, removeMatching } from "./generic-pass.js";
 import { type HostFacts, hostFacts, withExemptions } from "./host-options.js";
+import { MAX_KEPT_FRAGMENT_LENGTH } from "./max-kept-fragment.js";
 import type { NormalizeOptions } from "./normalize-options.js";
 import {
   isPresetDefault,
@@ -29,11 +30,6 @@ import type { TrackingLayerAction } from "./tracking-layer.js";
 // is a loop or an attack. Past it the input is refused: stopping at the wrapper would return a key
 // that a second normalization changes.
 const MAX_UNWRAP_DEPTH = 8;
-
-// A rule's keepFragment is a regular expression; the fragments it is tested on are bounded, so a
-// pattern that backtracks polynomially stays cheap (validateRules refuses the exponential shapes).
-// A longer fragment is never kept: GitHub's #L10-L20 and every kept form we know are far shorter.
-const MAX_KEPT_FRAGMENT_LENGTH = 256;
 
 /**
  * Turns `url` into its canonical form, offline. With the default `identity` preset: the generic

@@ -8,9 +8,17 @@ import {
 import { isEdgeJunk } from "../url/edge-junk.js";
 import { MAX_URL_LENGTH } from "../url/max-url-length.js";
 import { joinQuery, type QueryParam, sortQueryParams, splitQuery } from "../url/query-params.js";
-import { canonicalFromSerialized, keptQuery, modelled, QUERY_SESSION, scan } from "./canonical-fast-path.js";
+import {
+  canonicalFromSerialized,
+  keptFragment,
+  keptQuery,
+  modelled,
+  QUERY_SESSION,
+  scan,
+} from "./canonical-fast-path.js";
 import { removeMatching } from "./generic-pass.js";
 import { type HostFacts, withExemptions } from "./host-options.js";
+import { MAX_KEPT_FRAGMENT_LENGTH } from "./max-kept-fragment.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
 import { ruleNoiseFor } from "./rule-noise.js";
@@ -133,9 +141,10 @@ export function ruleFromText(
   // query, as the final pass puts it back; one it does not keep goes.
   let hash = "";
   if (end + 1 < input.length && rule.keepFragment !== undefined) {
-    const fragment = input.slice(end + 1);
-    // Kept or not, the rule tests the fragment as the parser and the generic pass leave it.
-    if (!STABLE_FRAGMENT.test(fragment)) return undefined;
+    // Kept or not, the rule tests the fragment as the parser and the generic pass leave it (the
+    // fast path's reading: percent-normalized, refused where a parse would change it).
+    const fragment = keptFragment(input, end);
+    if (fragment === undefined) return undefined;
     if (fragment.length <= MAX_KEPT_FRAGMENT_LENGTH && rule[keepsFragmentText](fragment, rewrite.path))
       hash = `#${fragment}`;
   }
@@ -188,14 +197,6 @@ function unwrapped(
 }
 
 const MAX_TARGET_TEXT = Math.floor((MAX_URL_LENGTH - 1) / 9);
-
-// normalize.ts's MAX_KEPT_FRAGMENT_LENGTH: a longer fragment is never kept.
-const MAX_KEPT_FRAGMENT_LENGTH = 256;
-
-// A fragment the parser leaves as it is (its fragment percent-encode set: controls, space, '"',
-// "<", ">", "`", non-ASCII) and the generic pass's normalization too (RFC 3986 §3.5 characters,
-// no escape): the rule's test reads the same text on either side.
-const STABLE_FRAGMENT = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*$/;
 
 // The query after the generic pass, the rewrite and the final pass: each drops pairs by name
 // only and the last sorts, so one filter over the input's pairs, the rewrite's set pairs, and one
