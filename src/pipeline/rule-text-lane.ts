@@ -43,7 +43,7 @@ import type { TrackingMatcher } from "./tracking-matcher.js";
  * `undefined` wherever it does not model a stage: then the whole pipeline runs. It refuses options
  * beyond the identity preset's steps (layers, keepParams, https or www forced, index documents, a
  * trailing slash added), a fragment the options keep (a route, stripFragment off), one the rule
- * tests that the parser or the generic pass would change, a wrapper whose target the text lanes do
+ * tests that the parser would change (keptFragment), a wrapper whose target the text lanes do
  * not settle (or that repeats its parameter, or keeps a query on a path form), a rewrite the
  * parser might change or that lands off the rule's hosts, and a key over the length bound.
  * tests/properties/rule-text-lane.property.test.ts and rule-text-lane-unwrap.property.test.ts hold
