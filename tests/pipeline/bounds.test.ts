@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isUrlError, loadRules, type NormalizeOptions, normalize } from "../../src/index.js";
+import { explain, isUrlError, loadRules, type NormalizeOptions, normalize } from "../../src/index.js";
 import { DeclaredRule } from "../../src/rules/declared-rule.js";
 import type { DomainRule } from "../../src/rules/domain-rule.js";
 import { MAX_URL_LENGTH } from "../../src/url/max-url-length.js";
@@ -49,6 +49,23 @@ describe(`no input and no rule makes a canonical URL longer than ${MAX_URL_LENGT
     assert.match(
       refusal(() => normalize(`${longest}a`)),
       /the input is 65537 characters, over the limit of 65536/,
+    );
+  });
+
+  // The fast path keeps a route fragment itself, encoded as the generic pass encodes it: a kept
+  // fragment that the encoding grows past the bound must be refused as the pipeline refuses it.
+  it("a kept route fragment that encoding grows past the bound is refused, on the fast path too", () => {
+    const input = `https://x.test/#/${"|".repeat(30_000)}`;
+    assert.ok(input.length < MAX_URL_LENGTH);
+    const fits = `https://x.test/#/${"|".repeat(20_000)}`;
+    assert.equal(normalize(fits), `https://x.test/#/${"%7C".repeat(20_000)}`);
+    assert.match(
+      refusal(() => normalize(input)),
+      /the normalized URL is \d+ characters/,
+    );
+    assert.match(
+      refusal(() => explain(input)),
+      /the normalized URL is \d+ characters/,
     );
   });
 
