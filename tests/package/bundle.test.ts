@@ -180,7 +180,7 @@ describe("canonurl/core bundles and runs without Node", () => {
     // "fifth pass"). The rule text lane's unwrap and kept fragments (DeclaredRule's unwrapText and
     // keepsFragmentText, the lane's target reader: golden wrapper links from ~10x to ~5x their bare
     // parse, bench/README.md, "wrappers and kept fragments") measured 26,801 B alone, +562 B on
-    // 26,239; merged with the fifth pass, 27,233 B (+571 B on its 26,662).
+    // 26,239; merged with the fifth pass, 27,233 B (+571 B on its 26,662); 27,337 B after the review (one fragment reader, shared session names).
     const selection = await gzipOf("classify, defaultRules, explain, normalize");
     assert.ok(selection <= 27 * 1024, `gzip ${selection} B`);
     assert.ok(selection > 4 * 1024, `gzip ${selection} B: the bundle lost its rules?`);
