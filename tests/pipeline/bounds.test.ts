@@ -69,6 +69,28 @@ describe(`no input and no rule makes a canonical URL longer than ${MAX_URL_LENGT
     );
   });
 
+  // The fast path reads a respelled authority's link in place, the key's head written apart: the
+  // bound is on the link as written (punycode is longer than the host as typed), not on the text.
+  it("a host the key spells longer (an IDN in punycode) is refused past the bound, on the fast path too", () => {
+    const host = `${"ü.".repeat(100)}test`;
+    const base = `https://${host}/`;
+    const input = base + "a".repeat(MAX_URL_LENGTH - base.length);
+    assert.equal(input.length, MAX_URL_LENGTH);
+    const written = new URL(`https://${host}/`).href;
+    assert.ok(written.length > base.length);
+    assert.match(
+      refusal(() => normalize(input)),
+      /the normalized URL is \d+ characters/,
+    );
+    assert.match(
+      refusal(() => explain(input)),
+      /the normalized URL is \d+ characters/,
+    );
+    // Short of the bound by the growth, the same link is read and written whole.
+    const fits = input.slice(0, MAX_URL_LENGTH - (written.length - base.length));
+    assert.equal(normalize(fits), written + fits.slice(base.length));
+  });
+
   it("a parse that expands the input past the bound is refused too (each byte of é becomes %XX)", () => {
     const input = `https://x.test/${"é".repeat(30_000)}`;
     assert.ok(input.length < MAX_URL_LENGTH);
