@@ -496,6 +496,12 @@ export class DeclaredRule implements DomainRule {
   // The first pattern that applies to the path on this host, or undefined.
   #patternFor(host: string, path: string): CompiledPattern | undefined {
     if (path === this.#lastPath && host === this.#lastHost) return this.#lastPattern;
+    return this.#findPattern(host, path);
+  }
+
+  // #patternFor without its memo: the rule text lane asks once per link, with a path of its own
+  // (the compare with the last link's path of the same length was a character compare).
+  #findPattern(host: string, path: string): CompiledPattern | undefined {
     let found: CompiledPattern | undefined;
     let values: string[] | undefined;
     // A pattern of k segments matches a path of k slashes (k + 1 with a trailing one), one with a
@@ -547,7 +553,13 @@ export class DeclaredRule implements DomainRule {
   #claimsOn(host: string, path: string): boolean {
     if (!this.#scoped || this.#c.mirrors?.has(host) === true) return true;
     if (this.#patternFor(host, path) !== undefined) return true;
-    // The paths where it keeps a fragment are paths it understands too (GitHub's file links).
+    return this.#claimsUndeclared(host, path);
+  }
+
+  // A scoped rule's claim on a path no pattern declares: every path of a mirror host, and the
+  // paths where it keeps a fragment, which it understands too (GitHub's file links).
+  #claimsUndeclared(host: string, path: string): boolean {
+    if (this.#c.mirrors?.has(host) === true) return true;
     const fragmentPaths = this.#c.fragmentPaths;
     if (fragmentPaths !== undefined)
       for (const p of fragmentPaths) if (matchPathPattern(p, path) !== undefined) return true;
@@ -678,8 +690,10 @@ export class DeclaredRule implements DomainRule {
       for (const form of this.#c.unwrap ?? []) if (matchPathPattern(form.path, path) !== undefined) return;
       return false;
     }
-    if (this.exemptOnly || !this.#claimsOn(host, path)) return false;
-    const p = this.#patternFor(host, path);
+    if (this.exemptOnly) return false;
+    // #claimsOn, with the pattern found once for the claim and the rewrite.
+    const p = this.#scoped ? this.#findPattern(host, path) : undefined;
+    if (this.#scoped && p === undefined && !this.#claimsUndeclared(host, path)) return false;
     let keep = this.#scoped ? undefined : this.#keep;
     let set: QueryParam[] | undefined;
     if (p !== undefined) {
