@@ -9,6 +9,7 @@ import { type HostFacts, hostFacts } from "./host-options.js";
 import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
 import { removedSessionNames, removePathSessionIds, removeQuerySessionIds } from "./session-ids.js";
+import { comparePairs, sortedQuery } from "./sorted-query.js";
 import { mayBeTracking, type TrackingMatcher } from "./tracking-matcher.js";
 
 /**
@@ -279,8 +280,15 @@ function settle(
     const kept = keyText(href, head, pathStart, pathOut);
     return query === "" ? kept : `${kept}?${query}`;
   }
-  // Pairs out of order, or an empty segment: the generic pass's own split, removal, sort and join,
-  // on a query the scan found percent-normal.
+  // Pairs out of order, or an empty segment: sorted on the text (a short query), else the generic
+  // pass's own split, removal, sort and join, on a query the scan found percent-normal.
+  if (stripped !== undefined) stripped.length = before;
+  const sorted = sortedQuery(href, queryAt + 1, end, tracking, stripped);
+  if (sorted !== undefined) {
+    if (stripped !== undefined) dedupe(stripped);
+    const kept = keyText(href, head, pathStart, pathOut);
+    return sorted === "" ? kept : `${kept}?${sorted}`;
+  }
   if (stripped !== undefined) stripped.length = before;
   const params = splitQuery(href.slice(queryAt + 1, end));
   const removed = stripped ?? [];
@@ -656,33 +664,4 @@ export function keptQuery(
     start = pairEnd + 1;
   }
   return out ?? href;
-}
-
-// compareParams (url/query-params.ts) on two pairs of `s` given by offsets: name [a, an), value
-// (an, ae) when an < ae, else none; likewise b.
-function comparePairs(
-  s: string,
-  a: number,
-  an: number,
-  ae: number,
-  b: number,
-  bn: number,
-  be: number,
-): number {
-  const byName = compareRange(s, a, an, b, bn);
-  if (byName !== 0) return byName;
-  const aHas = an < ae;
-  const bHas = bn < be;
-  if (!aHas || !bHas) return aHas === bHas ? 0 : aHas ? 1 : -1;
-  return compareRange(s, an + 1, ae, bn + 1, be);
-}
-
-// Code-unit order of s[a, ae) and s[b, be), as `<` on the two strings.
-function compareRange(s: string, a: number, ae: number, b: number, be: number): number {
-  const n = Math.min(ae - a, be - b);
-  for (let i = 0; i < n; i++) {
-    const d = s.charCodeAt(a + i) - s.charCodeAt(b + i);
-    if (d !== 0) return d;
-  }
-  return ae - a - (be - b);
 }

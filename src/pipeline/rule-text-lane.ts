@@ -23,6 +23,7 @@ import type { ResolvedNormalizeOptions } from "./resolve-normalize-options.js";
 import type { RuleLookup } from "./rule-lookup.js";
 import { ruleNoiseFor } from "./rule-noise.js";
 import { removeQuerySessionIds } from "./session-ids.js";
+import { sortedQuery } from "./sorted-query.js";
 import type { TrackingMatcher } from "./tracking-matcher.js";
 
 /**
@@ -240,6 +241,11 @@ function ruleQuery(
   }
   if (added.length === 0 && kept !== undefined) return kept;
   if (kept === "") return joinQuery(sortQueryParams(added));
+  // Out of order or an empty segment, nothing set: sorted on the text where the query is short.
+  if (added.length === 0) {
+    const sorted = sortedQuery(input, queryAt + 1, end, drops, undefined);
+    if (sorted !== undefined) return sorted;
+  }
   // Out of order, an empty segment, or pairs set among kept ones: split, filter, sort.
   const pairs =
     kept === undefined ? removeMatching(splitQuery(input.slice(queryAt + 1, end)), drops) : splitQuery(kept);

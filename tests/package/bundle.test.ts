@@ -181,8 +181,14 @@ describe("canonurl/core bundles and runs without Node", () => {
     // keepsFragmentText, the lane's target reader: golden wrapper links from ~10x to ~5x their bare
     // parse, bench/README.md, "wrappers and kept fragments") measured 26,801 B alone, +562 B on
     // 26,239; merged with the fifth pass, 27,233 B (+571 B on its 26,662); 27,337 B after the review (one fragment reader, shared session names).
+    // Issue 24's sixth pass (a short out-of-order query sorted on the text, sorted-query.ts; a
+    // respelled authority's link read in place; a rule's patterns ruled out by their first
+    // character, found once per link): 27,895 B, +558 B, over 27 KiB by 247: the ceiling moved to
+    // 28 KiB, the lead's call. The changed links of both corpora took ~10% less time with the
+    // sort on the text alone (bench/README.md, "the sixth pass"); the known cut is still
+    // path-pattern.ts's messages.
     const selection = await gzipOf("classify, defaultRules, explain, normalize");
-    assert.ok(selection <= 27 * 1024, `gzip ${selection} B`);
+    assert.ok(selection <= 28 * 1024, `gzip ${selection} B`);
     assert.ok(selection > 4 * 1024, `gzip ${selection} B: the bundle lost its rules?`);
     // classify alone: 3,016 B measured (issue 24's common-form path, ~200 B, paid for by shorter
     // code off the hot path); the rules, the pipeline or the rule compiler would double it.
