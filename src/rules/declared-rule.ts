@@ -389,6 +389,11 @@ export class DeclaredRule implements DomainRule {
   /** `canonicalHost` holds a placeholder: its hosts are not all in {@link hosts} by construction. */
   readonly #templatedHost: boolean;
   /**
+   * `canonicalScheme://canonicalHost` where both are fixed (most built-in rules): the text lane's
+   * prefix is then this and the path, one concatenation instead of four strings per link.
+   */
+  readonly #fixedOrigin: string | undefined;
+  /**
    * The last claim decided (the pipeline asks match, then applyParts, on one parts record): its
    * scheme, host and path, and the answer. Comparing the same strings again is a pointer compare.
    */
@@ -443,6 +448,11 @@ export class DeclaredRule implements DomainRule {
     this.#keep = keep.length > 0 ? new Set(keep) : undefined;
     this.#scoped = declaration.pathPatterns !== undefined && declaration.pathPatterns.length > 0;
     this.#templatedHost = canonicalHost?.includes("{") === true;
+    const scheme = declaration.canonicalScheme;
+    this.#fixedOrigin =
+      scheme !== undefined && canonicalHost !== undefined && !this.#templatedHost
+        ? `${scheme}://${canonicalHost}`
+        : undefined;
     const fragment = declaration.keepFragment;
     if (declaration.stripFragment === false) this.keepFragment = /(?:)/;
     else if (fragment !== undefined)
@@ -713,8 +723,9 @@ export class DeclaredRule implements DomainRule {
     if (!this.#c.hostStable || (this.#templatedHost && hostname !== host && !this.hosts.has(hostname)))
       return;
     const scheme = this.declaration.canonicalScheme;
+    const origin = this.#fixedOrigin ?? `${scheme === undefined ? protocol : `${scheme}:`}//${hostname}`;
     return {
-      prefix: `${scheme === undefined ? protocol : `${scheme}:`}//${hostname}${path}`,
+      prefix: origin + path,
       hostname,
       set,
       setNames: set === undefined ? undefined : p?.setNames,

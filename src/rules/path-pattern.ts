@@ -22,6 +22,8 @@ export interface CompiledPathPattern {
  */
 export interface PatternSegment {
   readonly literals: readonly string[];
+  /** The place of the segment's first capture among the pattern's `names`. */
+  readonly first: number;
   /**
    * Per capture, the test of its constraint (`{asin:[A-Z0-9]{10}}`), or `undefined`; absent when no
    * capture of the segment has one.
@@ -291,11 +293,14 @@ export function compilePathPattern(text: string): Parsed<CompiledPathPattern> {
       };
   }
   // "/{rest*}" leaves no prefix segment at all; "/" is one empty segment.
+  let captures = 0;
   const compiled = segments.map((literals, s) => {
     const tests = checks[s] as { cls: string; test: CaptureCheck }[];
-    if (tests.length === 0) return Object.freeze({ literals: Object.freeze(literals) });
+    const first = captures;
+    captures += literals.length - 1;
+    if (tests.length === 0) return Object.freeze({ literals: Object.freeze(literals), first });
     const perCapture = Array.from({ length: literals.length - 1 }, (_, j) => tests[j]?.test);
-    return Object.freeze({ literals: Object.freeze(literals), checks: Object.freeze(perCapture) });
+    return Object.freeze({ literals: Object.freeze(literals), first, checks: Object.freeze(perCapture) });
   });
   // The leading literal, less the slash a rest capture right after it swallows ("/amp/s/{t*}"
   // also matches "/amp/s"); every pattern starts with "/", so the prefix is at least "/" or "".
@@ -337,14 +342,17 @@ export function matchPathPattern(
 ): string[] | undefined {
   if (!path.startsWith(pattern.prefix) || path.charCodeAt(0) !== 0x2f) return undefined;
   if (pattern.root) return path.length === 1 ? [] : undefined;
-  const values: string[] = [];
+  // Written by place, at its final size: grown by push from empty, a one-capture array took a
+  // backing store of 17 places (the rule links' largest allocation after the rewrite's own).
+  const n = pattern.names.length;
+  const values: string[] = n === 0 ? [] : new Array(n);
   if (pattern.rest) {
     const end =
       pattern.segments.length === 0 ? 0 : matchSegments(pattern.segments, path, path.length, values);
     if (end === -1) return undefined;
     // Either the path ends with the prefix, or a slash follows it and the rest is the capture.
-    if (end === path.length) values.push("");
-    else if (path.charCodeAt(end) === 0x2f) values.push(path.slice(end + 1));
+    if (end === path.length) values[n - 1] = "";
+    else if (path.charCodeAt(end) === 0x2f) values[n - 1] = path.slice(end + 1);
     else return undefined;
     return values;
   }
@@ -355,7 +363,6 @@ export function matchPathPattern(
     return values;
   // One trailing slash is tolerated; captures never hold a slash, so at most one reading fits.
   if (slashes !== k && path.length > 1 && path.charCodeAt(path.length - 1) === 0x2f) {
-    values.length = 0;
     if (matchSegments(pattern.segments, path, path.length - 1, values) === path.length - 1) return values;
   }
   return undefined;
@@ -383,8 +390,9 @@ export function slashesFit(pattern: CompiledPathPattern, slashes: number, traili
   return !trailing || (last?.length === 1 && last[0] === "");
 }
 
-// Matches the segments against path[1, limit), pushing capture values. Returns where the last
-// matched segment ends, or -1. A caller that needs the whole range checks the returned end.
+// Matches the segments against path[1, limit), writing capture values at their places. Returns
+// where the last matched segment ends, or -1. A caller that needs the whole range checks the
+// returned end.
 function matchSegments(
   segments: readonly PatternSegment[],
   path: string,
@@ -420,24 +428,25 @@ function matchSegment(
   // Each capture holds at least one character.
   if (high - low < k + sumInner(literals) || !path.startsWith(first, start) || !path.startsWith(last, high))
     return false;
-  const captured: string[] = new Array(k);
+  // Placed right to left into the captures' own places (a match that fails leaves values the
+  // caller drops).
+  const base = segment.first;
   for (let j = k - 1; j >= 1; j--) {
     const literal = literals[j] as string;
     const at = path.lastIndexOf(literal, high - 1 - literal.length);
     // The capture before this literal needs a character of its own too.
     if (at < low + 1) return false;
-    captured[j] = path.slice(at + literal.length, high);
+    values[base + j] = path.slice(at + literal.length, high);
     high = at;
   }
   if (high <= low) return false;
-  captured[0] = path.slice(low, high);
+  values[base] = path.slice(low, high);
   const checks = segment.checks;
   if (checks !== undefined)
     for (let j = 0; j < k; j++) {
       const check = checks[j];
-      if (check !== undefined && !passesCheck(check, captured[j] as string)) return false;
+      if (check !== undefined && !passesCheck(check, values[base + j] as string)) return false;
     }
-  for (const value of captured) values.push(value);
   return true;
 }
 
