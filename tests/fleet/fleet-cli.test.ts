@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
+import { createClient as createRedisClient } from "redis";
 import { createFleet } from "../../src/fleet/index.js";
 import type { Outcome } from "../../src/resolve/types.js";
 import { fromRoot } from "../helpers/paths.js";
@@ -39,6 +40,8 @@ describe("fleet: 3 worker processes of the built binary", () => {
   });
   after(() => origin.close());
 
+  // When each worker process ended (created at its spawn: it may end before anyone waits).
+  const exits = new WeakMap<ChildProcess, Promise<unknown>>();
   function startWorker(queue: string, redis: string): ChildProcess {
     const args = [fromRoot("dist/cli/bin.js"), "fleet", "work", "--redis", redis, "--queue", queue];
     args.push(
@@ -48,19 +51,53 @@ describe("fleet: 3 worker processes of the built binary", () => {
       ),
     );
     args.push("--concurrency", "8", "--host-concurrency", String(HOST_LIMIT), "--stalled-interval", "1000");
-    return spawn(process.execPath, args, { env: testEnv, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, args, { env: testEnv, stdio: ["ignore", "ignore", "pipe"] });
+    exits.set(child, new Promise((resolve) => child.once("exit", resolve)));
+    return child;
   }
+  const exited = (w: ChildProcess): Promise<unknown> => exits.get(w) ?? Promise.resolve();
+
+  // The runs on the shared Redis (the plain one and the three kills) share one queue and its
+  // worker processes: each run has three, and a worker killed in a run is replaced by a fresh one
+  // for the next. A worker process costs ~0.65 CPU-s to start and about as much again to compile
+  // its hot code (V8) before it runs at full speed; starting 3 per run spent that 12 times, now 5.
+  // Every worker that was not killed must still end cleanly on SIGTERM: the last test checks it.
+  const sharedQueue = `cli${process.pid}`;
+  const pool: ChildProcess[] = [];
+  // The shared queue's workers share its cache too: each run starts with it empty, as the fresh
+  // queue of each run did, so every run resolves its 20,000 inputs against the origin.
+  async function clearSharedCache(url: string): Promise<void> {
+    const admin = createRedisClient({ url });
+    await admin.connect();
+    try {
+      for await (const keys of admin.scanIterator({
+        MATCH: `canonurl:fleet:${sharedQueue}:cache:*`,
+        COUNT: 1000,
+      }))
+        if (keys.length > 0) await admin.unlink(keys);
+    } finally {
+      await admin.close();
+    }
+  }
+  after(async () => {
+    for (const w of pool) if (w.exitCode === null && w.signalCode === null) w.kill("SIGTERM");
+    await Promise.all(pool.map(exited));
+  });
 
   // `seed`: one worker is SIGKILLed at a seeded point. `redis`: a private server, restarted once
   // mid-run (the shared one serves the other tests).
   async function run(name: string, seed: number | null, redis?: RestartableRedis): Promise<void> {
     const inputs = allInputs;
     const expected = allExpected;
-    const queue = `cli${process.pid}${name}`;
+    const queue = redis === undefined ? sharedQueue : `cli${process.pid}${name}`;
     const redisUrl = redis?.url ?? testRedisUrl();
     await origin.clearPeak();
-    const workers = [0, 1, 2].map(() => startWorker(queue, redisUrl));
-    const exited = workers.map((w) => new Promise((resolve) => w.once("exit", resolve)));
+    let workers: ChildProcess[];
+    if (redis === undefined) {
+      await clearSharedCache(redisUrl);
+      while (pool.length < 3) pool.push(startWorker(queue, redisUrl));
+      workers = pool.slice(0, 3);
+    } else workers = [0, 1, 2].map(() => startWorker(queue, redisUrl));
     const fleet = createFleet({ redis: redisUrl, queue });
     let killedAt = -1;
     let restartedAt = -1;
@@ -117,18 +154,31 @@ describe("fleet: 3 worker processes of the built binary", () => {
         );
       if (seed !== null) {
         assert.ok(killedAt >= 0 && killedAt < inputs.length, `the kill came mid-run (done ${killedAt})`);
+        await exited(workers[0] as ChildProcess);
         assert.equal(workers[0]?.signalCode, "SIGKILL");
       }
+      // Every input that is a URL reached the origin in this run (none was served from a cache
+      // an earlier run filled): one request each at least.
+      const urls = inputs.filter((u) => u.startsWith("http")).length;
+      assert.ok((await origin.served()) >= urls, "every URL input was requested from the origin");
       const peaks = await origin.peak();
       assert.equal(peaks.size, HOSTS);
       for (const [host, peak] of peaks) assert.ok(peak <= HOST_LIMIT, `${host}: ${peak} in flight`);
     } finally {
-      for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill("SIGTERM");
-      await Promise.all(exited);
+      if (redis !== undefined) {
+        for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill("SIGTERM");
+        await Promise.all(workers.map(exited));
+      } else if (seed !== null) {
+        // The killed worker leaves the pool (once it has ended); the next run starts a fresh one.
+        const killed = workers[0] as ChildProcess;
+        if (killed.exitCode === null && killed.signalCode === null) killed.kill("SIGKILL");
+        await exited(killed);
+        pool.splice(pool.indexOf(killed), 1);
+      }
       await fleet.close();
     }
-    for (const w of workers.slice(seed === null ? 0 : 1))
-      assert.equal(w.exitCode, 0, "a worker ends cleanly on SIGTERM");
+    if (redis !== undefined)
+      for (const w of workers) assert.equal(w.exitCode, 0, "a worker ends cleanly on SIGTERM");
   }
 
   it("every index once, outcomes equal to one resolveMany, host limit held", { timeout: 240_000 }, () =>
@@ -151,4 +201,13 @@ describe("fleet: 3 worker processes of the built binary", () => {
       () => run(`kill${seed}`, seed),
     );
   }
+  it("every worker of the shared runs that was not killed ends cleanly on SIGTERM", async () => {
+    assert.ok(pool.length > 0, "the shared runs left their workers running");
+    for (const w of pool) {
+      assert.equal(w.exitCode, null, "a worker still running after its runs");
+      w.kill("SIGTERM");
+    }
+    await Promise.all(pool.map(exited));
+    for (const w of pool) assert.equal(w.exitCode, 0, "a worker ends cleanly on SIGTERM");
+  });
 });

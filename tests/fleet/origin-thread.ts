@@ -18,6 +18,8 @@ export interface OriginThread {
   readonly port: number;
   /** The peak of requests in flight per Host header since the last {@link clearPeak}. */
   peak(): Promise<Map<string, number>>;
+  /** Requests the origin answered since the last {@link clearPeak}. */
+  served(): Promise<number>;
   clearPeak(): Promise<void>;
   /**
    * `essence` of every outcome of one `resolveMany` (concurrency 32, the origin-only client of
@@ -28,7 +30,7 @@ export interface OriginThread {
 }
 
 type Request =
-  | { id: number; op: "peak" | "clear" | "close" }
+  | { id: number; op: "peak" | "served" | "clear" | "close" }
   | { id: number; op: "expected"; n: number; hosts: number; slowEvery: number };
 
 const MARK = "canonurl-fleet-origin-thread";
@@ -76,6 +78,9 @@ export async function startOriginThread(): Promise<OriginThread> {
     async peak() {
       return new Map(Object.entries((await ask({ op: "peak" })) as Record<string, number>));
     },
+    async served() {
+      return (await ask({ op: "served" })) as number;
+    },
     async clearPeak() {
       await ask({ op: "clear" });
     },
@@ -93,14 +98,18 @@ export async function startOriginThread(): Promise<OriginThread> {
 if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === true) {
   const origin = await startOrigin();
   const port = origin.server.port;
+  let servedBefore = 0;
   const out = parentPort;
   if (out === null) throw new Error("origin-thread: no parent port");
   out.on("message", async (request: Request) => {
     try {
       let value: unknown;
       if (request.op === "peak") value = Object.fromEntries(origin.peak);
-      else if (request.op === "clear") origin.peak.clear();
-      else if (request.op === "close") await origin.server.close();
+      else if (request.op === "served") value = origin.server.requests - servedBefore;
+      else if (request.op === "clear") {
+        origin.peak.clear();
+        servedBefore = origin.server.requests;
+      } else if (request.op === "close") await origin.server.close();
       else if (request.op === "expected") {
         const inputs = fleetInputs(request.n, port, request.hosts, request.slowEvery);
         const single = createClient(originClient(port));
