@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { clearUrlsLayer, clearUrlsRules, defaultRules, normalize, ssurt, surt } from "../../src/index.js";
 import { runCli } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const INPUTS = [
   "http://www.Example.com/a?b=1&a=2#x",
@@ -119,7 +119,7 @@ describe("canonurl --rules clearurls (the built binary)", () => {
   });
 
   it("names the pack only as the bare word: a path to a file called clearurls is read as rules", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-clearurls-"));
+    const dir = tempDir("canonurl-clearurls-");
     const file = join(dir, "clearurls");
     writeFileSync(file, "- name: shop-v1\n  domains: [shop.test]\n  stripParams: [sid]\n");
     const r = await runCli(["--offline", "--rules", file, "http://shop.test/x?sid=1&id=2"]);

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 describe("canonurl --offline (the built binary)", () => {
   it("canonicalizes arguments, one line each, exit 0", async () => {
@@ -72,7 +72,7 @@ describe("canonurl --offline (the built binary)", () => {
   });
 
   it("--rules FILE adds user rules before the built-ins; bad rules exit 2 listing every problem", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-rules-"));
+    const dir = tempDir("canonurl-rules-");
     const good = join(dir, "rules.yaml");
     writeFileSync(
       good,

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
 import { loopbackArgs, runCli, testEnv } from "../helpers/run-cli.js";
 import { seeded } from "../helpers/seeded.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 22, item 10: dedupe is a first-class job. --unique prints each key once in first-seen
 // order; --groups prints one NDJSON object per key with the inputs it united; both are bounded.
@@ -65,7 +65,7 @@ describe("canonurl --unique", () => {
   });
 
   it("writes to -o FILE", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "canonurl-unique-")), "keys.txt");
+    const file = join(tempDir("canonurl-unique-"), "keys.txt");
     const r = await runCli(
       ["--offline", "--unique", "-o", file],
       "https://a.test/1\nhttps://a.test/1?gclid=x\nhttps://a.test/2\n",

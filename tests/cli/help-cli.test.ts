@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fromRoot } from "../helpers/paths.js";
 import { runCli } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 23, item 6: `canonurl help` resolved http://help/ over DNS and created a cache file; fleet
 // was missing from --help and the docs; `fleet --help`, `serve --help` and `explain --help` were
@@ -25,7 +25,7 @@ function isolated(args: string[], xdg: string): { code: number | null; stdout: s
 
 describe("canonurl help | version (issue 23)", () => {
   it("`help` and `version` alone are --help and --version: no cache file, no resolution", async () => {
-    const xdg = mkdtempSync(join(tmpdir(), "canonurl-help-"));
+    const xdg = tempDir("canonurl-help-");
     const help = isolated(["help"], xdg);
     const version = isolated(["version"], xdg);
     const flagHelp = await runCli(["--help"]);

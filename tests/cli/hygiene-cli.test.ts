@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
 import { needsStdinHint, STDIN_HINT } from "../../src/cli/io/stdin-hint.js";
 import { fromRoot } from "../helpers/paths.js";
 import { runCli } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const BIN = fromRoot("dist", "cli", "bin.js");
-const dir = mkdtempSync(join(tmpdir(), "canonurl-cli-"));
+const dir = tempDir("canonurl-cli-");
 const bigInput = join(dir, "urls.txt");
 writeFileSync(
   bigInput,

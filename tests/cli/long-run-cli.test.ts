@@ -1,21 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import {
-  appendFileSync,
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, closeSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
 import { loopbackArgs, testEnv } from "../helpers/run-cli.js";
 import { seeded } from "../helpers/seeded.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // The built binary in network mode as a long-running job: -o FILE --resume after a SIGKILL, and
 // the progress display under a real pseudo-terminal. The binary reaches the local server only
@@ -67,7 +59,7 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
   let input: string;
   before(async () => {
     server = await startLocalServer({ handler: handler(0) });
-    dir = mkdtempSync(join(tmpdir(), "canonurl-resume-"));
+    dir = tempDir("canonurl-resume-");
     input = join(dir, "in.txt");
     const origin = server.origin("site.test");
     writeFileSync(input, Array.from({ length: LINES }, (_, i) => `${inputLine(i, origin)}\n`).join(""));
@@ -223,7 +215,7 @@ describe("--progress under a pseudo-terminal (script -qefc)", () => {
   const N = 1_000;
   before(async () => {
     server = await startLocalServer({ handler: handler(5) });
-    dir = mkdtempSync(join(tmpdir(), "canonurl-progress-"));
+    dir = tempDir("canonurl-progress-");
     const origin = server.origin("site.test");
     writeFileSync(join(dir, "in.txt"), Array.from({ length: N }, (_, i) => `${origin}/p/${i}\n`).join(""));
   });
@@ -314,7 +306,7 @@ describe("--progress under a pseudo-terminal (script -qefc)", () => {
 
 describe("-o FILE --resume offline, one worker and several", () => {
   it("a file cut at seeded byte offsets is completed to the uninterrupted bytes", () => {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-resume-offline-"));
+    const dir = tempDir("canonurl-resume-offline-");
     const input = join(dir, "in.txt");
     // Mixed: successes, failures, blanks, a lone \r, so every kind of output line can be cut.
     const text = Array.from({ length: 30_000 }, (_, i) =>

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { NORMALIZE_FLAGS } from "../../src/cli/flags/normalize-flags.js";
 import { NORMALIZE_OPTION_KEYS } from "../../src/pipeline/resolve-normalize-options.js";
 import { fromRoot } from "../helpers/paths.js";
 import { runCli } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 async function offline(...args: string[]): Promise<string> {
   const r = await runCli(["--offline", ...args]);
@@ -90,7 +90,7 @@ describe("the normalize flags change the output", () => {
   });
 
   it("--amazon-host with --rules FILE: the file's rules first, then the chosen built-ins", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-flags-"));
+    const dir = tempDir("canonurl-flags-");
     const file = join(dir, "r.yaml");
     writeFileSync(file, "- name: mine-v1\n  domains: [a.test]\n  stripParams: [sid]\n");
     const out = await offline(

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
 import { loopbackArgs, runCli, testEnv } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 23, item 1: output is sacred. A write error on -o FILE or on stdout (other than the reader
 // leaving) stops the run with exit status 74 and one stderr line naming the output, the error and
@@ -35,7 +35,7 @@ function inputs(n: number, origin = "https://example.test"): string {
  * step may remount $M bigger (`mount -o remount,size=1m $M`) to let a resumed run finish.
  */
 function inNamespace(sizeKb: number, steps: string[], env: NodeJS.ProcessEnv = testEnv): Promise<Step[]> {
-  const dir = mkdtempSync(join(tmpdir(), "canonurl-enospc-"));
+  const dir = tempDir("canonurl-enospc-");
   const mount = join(dir, "mnt");
   mkdirSync(mount);
   const script = [
@@ -85,7 +85,7 @@ describe("a full disk under the output (issue 23)", () => {
   let expected: string[];
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "canonurl-out-"));
+    dir = tempDir("canonurl-out-");
     input = join(dir, "in.txt");
     writeFileSync(input, inputs(LINES));
     const whole = await runCli(["--offline"], inputs(LINES));
@@ -172,7 +172,7 @@ describe("-o FILE and --cache FILE on one file (issue 23)", () => {
   // Before the fix: accepted; SQLite overwrote the results and a later --resume counted database
   // bytes as finished lines.
   it("the same path, a relative spelling, a symbolic link and the SQLite side files are usage errors", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-clash-"));
+    const dir = tempDir("canonurl-clash-");
     const file = join(dir, "both.db");
     writeFileSync(file, "kept\n");
     symlinkSync(file, join(dir, "link.txt"));
@@ -194,7 +194,7 @@ describe("-o FILE and --cache FILE on one file (issue 23)", () => {
   });
 
   it("-o on the default cache file is refused too; another file is not", async () => {
-    const xdg = mkdtempSync(join(tmpdir(), "canonurl-clash-xdg-"));
+    const xdg = tempDir("canonurl-clash-xdg-");
     const env = { ...process.env, XDG_CACHE_HOME: xdg };
     const refused = await runCli(
       ["-o", join(xdg, "canonurl", "resolutions.sqlite"), "ftp://a.test/"],

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { MAX_LINE_BYTES } from "../../src/cli/io/line-splitter.js";
 import { fromRoot } from "../helpers/paths.js";
 import { type CliRun, runCli, testEnv } from "../helpers/run-cli.js";
 import { seeded } from "../helpers/seeded.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // A seeded mixed input: successes, failures of each kind, blank lines, lone CRs inside lines,
 // CRLF endings, long lines under the limit and a few over it, rule hosts, and no final newline.
@@ -122,7 +122,7 @@ describe("--workers N prints the same bytes as --workers 1", () => {
   }
 
   it("the same when stdin is a file (read directly, not through a stream)", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "canonurl-workers-")), "input.txt");
+    const file = join(tempDir("canonurl-workers-"), "input.txt");
     writeFileSync(file, text);
     const fromPipe = await referenceRun();
     for (const n of ["1", "2"]) {
