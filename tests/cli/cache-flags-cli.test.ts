@@ -7,6 +7,7 @@ import { DEFAULT_CACHE_FILE, defaultCacheDir } from "../../src/cli/flags/cache-f
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { testRedisUrl } from "../helpers/redis-server.js";
 import { loopbackArgs, runCli, testEnv } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 describe("the default cache directory (XDG Base Directory)", () => {
@@ -32,7 +33,8 @@ describe("cache and network flags: usage errors (exit 2, nothing read)", () => {
     [["--progress", "--no-progress"], /--progress and --no-progress contradict/],
   ] as const) {
     it(args.join(" "), async () => {
-      const r = await runCli([...args, "http://a.test/"]);
+      // Arguments only: the first case spawns the built binary, the others run main() in-process.
+      const r = await (args[1] === "--no-cache" ? runCli : runMain)([...args, "http://a.test/"]);
       assert.equal(r.code, 2, r.stderr);
       assert.equal(r.stdout, "");
       assert.match(r.stderr, message);

@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 import { MAX_LINE_BYTES } from "../../src/cli/io/line-splitter.js";
 import { fromRoot } from "../helpers/paths.js";
 import { type CliRun, runCli, testEnv } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
 import { seeded } from "../helpers/seeded.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -176,7 +177,9 @@ describe("--workers: usage and bounds", () => {
       ["--offline", "--workers", ""],
       ["--workers", "2"],
     ]) {
-      const r = await runCli([...args, "http://a.test/"]);
+      // Arguments only: the first spawns the built binary (which starts no worker for a 0), the
+      // others run main() in-process.
+      const r = await (args[2] === "0" ? runCli : runMain)([...args, "http://a.test/"]);
       assert.equal(r.code, 2, args.join(" "));
       assert.equal(r.stdout, "");
       assert.match(r.stderr, /--workers/);
