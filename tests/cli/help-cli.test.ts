@@ -29,8 +29,8 @@ describe("canonurl help | version (issue 23)", () => {
     const xdg = tempDir("canonurl-help-");
     const help = isolated(["help"], xdg);
     const version = isolated(["version"], xdg);
-    const flagHelp = await runCli(["--help"]);
-    const flagVersion = await runCli(["--version"]);
+    const flagHelp = await runMain(["--help"]);
+    const flagVersion = await runMain(["--version"]);
     assert.equal(help.code, 0, help.stderr);
     assert.equal(help.stderr, "");
     assert.equal(help.stdout, flagHelp.stdout);
@@ -41,13 +41,13 @@ describe("canonurl help | version (issue 23)", () => {
   });
 
   it("a bare word that is neither stays an input", async () => {
-    const run = await runCli(["--offline", "helpdesk", "versions"]);
+    const run = await runMain(["--offline", "helpdesk", "versions"]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, "http://helpdesk/\nhttp://versions/\n");
   });
 
   it("--help names fleet and every subcommand's own help; README and docs/cli.md list fleet", async () => {
-    const run = await runCli(["--help"]);
+    const run = await runMain(["--help"]);
     assert.match(run.stdout, /canonurl fleet submit\|work\|results/);
     assert.match(run.stdout, /canonurl help \| version/);
     assert.match(

@@ -6,6 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
 import { loopbackArgs, testEnv } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
 import { seeded } from "../helpers/seeded.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -182,11 +183,10 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
   }
 
   it("--resume without -o, and a missing file, are handled", async () => {
-    const r = spawnSync(process.execPath, [BIN, "--offline", "--resume", "http://a.test/"], {
-      encoding: "utf8",
-      env: testEnv,
-    });
-    assert.equal(r.status, 2);
+    // The usage error and the rerun over a complete file run main() in-process (runMain); the
+    // run that writes the file spawns the built binary.
+    const r = await runMain(["--offline", "--resume", "http://a.test/"]);
+    assert.equal(r.code, 2);
     assert.match(r.stderr, /--resume needs -o FILE/);
     const file = join(dir, "new.out");
     const ok = spawnSync(process.execPath, [BIN, "--offline", "-o", file, "--resume", "HTTP://A.test/x/"], {
@@ -196,15 +196,8 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
     assert.equal(ok.status, 0, ok.stderr);
     assert.equal(readFileSync(file, "utf8"), "http://a.test/x\n");
     // Already complete: nothing runs again, nothing is added.
-    const again = spawnSync(
-      process.execPath,
-      [BIN, "--offline", "-o", file, "--resume", "HTTP://A.test/x/"],
-      {
-        encoding: "utf8",
-        env: testEnv,
-      },
-    );
-    assert.equal(again.status, 0);
+    const again = await runMain(["--offline", "-o", file, "--resume", "HTTP://A.test/x/"]);
+    assert.equal(again.code, 0);
     assert.equal(readFileSync(file, "utf8"), "http://a.test/x\n");
   });
 });

@@ -141,7 +141,7 @@ describe("--workers N prints the same bytes as --workers 1", () => {
 
   it("the same with URL arguments instead of stdin", async () => {
     const args = ["HTTP://A.test/x/", "ftp://b", "", "http://c.test/?gclid=1"];
-    const one = await runCli(["--offline", ...args]);
+    const one = await runMain(["--offline", ...args]);
     const two = await runCli(["--offline", "--workers", "2", ...args]);
     assert.deepEqual(two, one);
     assert.equal(one.stdout, "http://a.test/x\n\n\nhttp://c.test/\n");
@@ -159,7 +159,7 @@ describe("--workers N prints the same bytes as --workers 1", () => {
       "https",
     ];
     const input = "example.com/p/?b=1&a=2&ref=x\nHTTP://A.test/?z=1&y=2\n";
-    const one = await runCli([...flags, "--workers", "1"], input);
+    const one = await runMain([...flags, "--workers", "1"], input);
     const two = await runCli([...flags, "--workers", "2"], input);
     assert.equal(one.stdout, "https://example.com/p/?a=2&b=1&ref=x\nhttp://a.test/?y=2&z=1\n");
     assert.deepEqual(two, one);
