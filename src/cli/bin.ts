@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The executable: wires the process's streams into main() and turns its result into the exit status.
 import { isClosedOutputError } from "./io/io.js";
-import { avoidWasmExitStall } from "./wasm-exit-stall.js";
+import { avoidWasmExitStall } from "./io/wasm-exit-stall.js";
 import { startWorkersFor } from "./workers/worker-prestart.js";
 
 // Before anything compiles WebAssembly (undici's HTTP parser, in network mode): on Node 20 a

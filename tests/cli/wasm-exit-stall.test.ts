@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";
-import { wasmStallsExit } from "../../src/cli/wasm-exit-stall.js";
+import { wasmStallsExit } from "../../src/cli/io/wasm-exit-stall.js";
 import { fromRoot } from "../helpers/paths.js";
 
 // The executable keeps WebAssembly on V8's baseline compiler on Node 20 only (see
-// src/cli/wasm-exit-stall.ts for the measured stall); never as a side effect of the library.
+// src/cli/io/wasm-exit-stall.ts for the measured stall); never as a side effect of the library.
 describe("the Node 20 WebAssembly exit stall", () => {
   it("is avoided on Node 20 and left alone on 22, 24 and 26", () => {
     assert.equal(wasmStallsExit("20.18.1"), true);

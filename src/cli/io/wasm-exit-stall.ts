@@ -1,3 +1,4 @@
+// In io/: how the process ends is part of the boundary bin.ts wires (its streams, its exit status).
 import { setFlagsFromString } from "node:v8";
 
 /**
