@@ -6,6 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
 import { loopbackArgs, runCli, testEnv } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 23, item 1: output is sacred. A write error on -o FILE or on stdout (other than the reader
@@ -186,7 +187,14 @@ describe("-o FILE and --cache FILE on one file (issue 23)", () => {
     ];
     mkdirSync(join(dir, "sub"));
     for (const [output, cache] of cases) {
-      const run = await runCli(["--cache", cache, "-o", output, "ftp://a.test/"]);
+      // Arguments only: the first case spawns the built binary, the others run main() in-process.
+      const run = await (output === file ? runCli : runMain)([
+        "--cache",
+        cache,
+        "-o",
+        output,
+        "ftp://a.test/",
+      ]);
       assert.equal(run.code, 2, `${output} vs ${cache}: ${run.stderr}`);
       assert.match(run.stderr, /is the cache file/);
     }
