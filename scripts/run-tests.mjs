@@ -3,8 +3,8 @@
 // Services the selected tests need (a redis-server) are started here, handed over through the
 // environment, and stopped at the end whatever the tests did.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { provisionChromium } from "./provision-chromium.mjs";
 import { ensureRedisServer, startRedisServer } from "./test-services.mjs";
@@ -71,6 +71,12 @@ if (files.some((f) => f.endsWith(".browser.test.js"))) {
 // the lock, after main's merge: 341.5 s against 299.8 s (1858 passing each). On a machine loaded
 // past its cores (load average 8 to 12) both take ~550-600 s. CANONURL_TEST_CONCURRENCY overrides.
 const concurrency = testConcurrency(process.env.CANONURL_TEST_CONCURRENCY);
+// The tests' temporary files go to a directory of this run (TMPDIR, which os.tmpdir() and mktemp
+// read), removed at the end whatever it holds. A test that leaves a canonurl-* file or directory
+// behind fails the run, naming it: each full suite used to leave ~40 in /tmp (9,600 had piled up).
+// A test removes what it makes (tests/helpers/temp-dir.ts removes its directories at exit).
+const privateTmp = mkdtempSync(join(tmpdir(), "canonurl-run-"));
+env.TMPDIR = privateTmp;
 const child = spawn(
   process.execPath,
   ["--test", "--test-reporter=tap", `--test-concurrency=${concurrency}`, ...files],
@@ -81,8 +87,25 @@ process.on("SIGINT", forward);
 process.on("SIGTERM", forward);
 const status = await new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 await redis?.stop();
+const leftovers = leftBehind(privateTmp);
 if (missing) console.error(`\n*** redis-server missing: ${env.CANONURL_TEST_REDIS_MISSING}`);
-process.exit(status === 0 && missing ? 1 : status);
+process.exit(status === 0 && (missing || leftovers) ? 1 : status);
+
+// Removes the run's TMPDIR; true when the tests left a canonurl-* entry in it (said on stderr).
+// Anything else there (a browser's or a tool's own leftovers) is removed without failing the run.
+function leftBehind(dir) {
+  let names = [];
+  try {
+    names = readdirSync(dir).filter((name) => name.startsWith("canonurl-"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (names.length === 0) return false;
+  console.error(
+    `\n*** the tests left ${names.length} temporary file(s) or directories behind (a test must remove what it makes; see tests/helpers/temp-dir.ts):\n${names.map((n) => `***   ${n}`).join("\n")}`,
+  );
+  return true;
+}
 
 function testConcurrency(value) {
   if (value === undefined || value === "") return availableParallelism() + 1;

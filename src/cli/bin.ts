@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // The executable: wires the process's streams into main() and turns its result into the exit status.
 import { isClosedOutputError } from "./io/io.js";
+import { avoidWasmExitStall } from "./io/wasm-exit-stall.js";
 import { startWorkersFor } from "./workers/worker-prestart.js";
+
+// Before anything compiles WebAssembly (undici's HTTP parser, in network mode): on Node 20 a
+// background optimizing compile of it held every network run open ~0.2 s at exit.
+avoidWasmExitStall();
 
 // First, before the command line loads: an offline run's worker threads boot on the other cores
 // while this thread loads its modules and reads the flags.

@@ -215,7 +215,7 @@ async function send(
  * A declared canonical, screened before it may be followed: http(s) only, normalized, same-site
  * when asked, no https → http unless allowed. Returns the hop form, or `null` (recorded as dropped).
  */
-function screenCanonical(run: Run, declared: string | null, current: URL): string | null {
+async function screenCanonical(run: Run, declared: string | null, current: URL): Promise<string | null> {
   if (declared === null) return null;
   const target = URL.parse(declared);
   if (target === null || (target.protocol !== "http:" && target.protocol !== "https:")) {
@@ -230,7 +230,7 @@ function screenCanonical(run: Run, declared: string | null, current: URL): strin
     return null;
   }
   if (hop === current.href) return hop;
-  if (run.options.canonicalLinks === "same-site" && !isSameSite(current, target)) {
+  if (run.options.canonicalLinks === "same-site" && !(await isSameSite(current, target))) {
     run.drop(hop, "cross-site");
     return null;
   }
@@ -278,7 +278,9 @@ async function inspect(
     return { kind: "ok", confirmed, canonical: null };
   }
   // The header wins over the document (RFC 8288 links are the server's own statement).
-  const fromHeader = screenCanonical(run, findLinkCanonical(headers.link, url), url);
+  const declaredLink = findLinkCanonical(headers.link, url);
+  // Most responses declare no canonical: no await then (screening is async for tldts' lazy load).
+  const fromHeader = declaredLink === null ? null : await screenCanonical(run, declaredLink, url);
   if (fromHeader !== null) {
     await response.dispose();
     run.log("canonical from Link header", { url: fromHeader });
@@ -306,7 +308,7 @@ async function inspect(
       return { kind: "ok", confirmed, canonical: null };
     }
     const declared = await findHtmlCanonical(bytes, url, run.options.maxBodyBytes);
-    const fromHtml = screenCanonical(run, declared, url);
+    const fromHtml = await screenCanonical(run, declared, url);
     if (fromHtml !== null) run.log("canonical from HTML head", { url: fromHtml });
     return { kind: "ok", confirmed, canonical: fromHtml };
   } finally {

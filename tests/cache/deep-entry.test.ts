@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { decodeEntry, encodeEntry, MAX_ENTRY_CHARS, MAX_ENTRY_DEPTH } from "../../src/cache/entry-codec.js";
 import { sqliteCache } from "../../src/cache/sqlite-cache.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { errorEntry, sampleEntry } from "./sample-entry.js";
 
 // Issue 23, item 5: a stored row with a field nested 100,000 deep (under the size limit)
@@ -37,7 +36,7 @@ describe("a stored row the decoder cannot read safely is a miss (issue 23)", () 
   });
 
   it("through a real SQLite file: get() answers undefined for the deep row, and the other keys still read", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), "canonurl-deep-")), "c.sqlite");
+    const path = join(tempDir("canonurl-deep-"), "c.sqlite");
     const cache = sqliteCache(path);
     const good = sampleEntry(1);
     await cache.set("good", good);

@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { DEFAULT_CACHE_FILE, defaultCacheDir } from "../../src/cli/flags/cache-flags.js";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { testRedisUrl } from "../helpers/redis-server.js";
 import { loopbackArgs, runCli, testEnv } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 describe("the default cache directory (XDG Base Directory)", () => {
   it("$XDG_CACHE_HOME/canonurl when absolute, else ~/.cache/canonurl", () => {
@@ -32,7 +33,8 @@ describe("cache and network flags: usage errors (exit 2, nothing read)", () => {
     [["--progress", "--no-progress"], /--progress and --no-progress contradict/],
   ] as const) {
     it(args.join(" "), async () => {
-      const r = await runCli([...args, "http://a.test/"]);
+      // Arguments only: the first case spawns the built binary, the others run main() in-process.
+      const r = await (args[1] === "--no-cache" ? runCli : runMain)([...args, "http://a.test/"]);
       assert.equal(r.code, 2, r.stderr);
       assert.equal(r.stdout, "");
       assert.match(r.stderr, message);
@@ -74,7 +76,7 @@ describe("the resolution cache of network mode (the built binary)", () => {
   }
 
   function home(): { env: NodeJS.ProcessEnv; home: string } {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-home-"));
+    const dir = tempDir("canonurl-home-");
     // XDG_CACHE_HOME empty counts as unset (the XDG convention), and keeps runCli from giving the
     // run its test cache directory: the cache must land under this HOME.
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, XDG_CACHE_HOME: "" };
@@ -92,7 +94,7 @@ describe("the resolution cache of network mode (the built binary)", () => {
   });
 
   it("$XDG_CACHE_HOME moves it; --refresh resolves anew and stores; --no-cache neither reads nor writes", async () => {
-    const xdg = mkdtempSync(join(tmpdir(), "canonurl-xdg-"));
+    const xdg = tempDir("canonurl-xdg-");
     const env = { ...testEnv, XDG_CACHE_HOME: xdg };
     const first = await run([], env);
     assert.ok(existsSync(join(xdg, "canonurl", DEFAULT_CACHE_FILE)));
@@ -109,7 +111,7 @@ describe("the resolution cache of network mode (the built binary)", () => {
   });
 
   it("--cache FILE and --cache redis://: the second run makes zero requests", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "canonurl-cachefile-")), "mine.sqlite");
+    const file = join(tempDir("canonurl-cachefile-"), "mine.sqlite");
     assert.ok((await run(["--cache", file])).requests > 0);
     assert.ok(existsSync(file));
     assert.equal((await run(["--cache", file])).requests, 0);
@@ -121,7 +123,7 @@ describe("the resolution cache of network mode (the built binary)", () => {
   // A cache that cannot be used never fails the run, and never leaves it silent either: a user
   // would believe reruns are cached when they are not (issue 21). One stderr line, not one per URL.
   for (const [label, target] of [
-    ["a directory given as the file", () => mkdtempSync(join(tmpdir(), "canonurl-cachedir-"))],
+    ["a directory given as the file", () => tempDir("canonurl-cachedir-")],
     ["a Redis server that is not there", () => "redis://127.0.0.1:1/0"],
   ] as const) {
     it(`--cache naming ${label}: the run succeeds and stderr says once that it is not cached`, async () => {
@@ -142,7 +144,7 @@ describe("the resolution cache of network mode (the built binary)", () => {
   }
 
   it("--json says which answers came from the cache", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "canonurl-cachefile-")), "json.sqlite");
+    const file = join(tempDir("canonurl-cachefile-"), "json.sqlite");
     const cold = await run(["--json", "--cache", file]);
     const warm = await run(["--json", "--cache", file]);
     const cached = (text: string) =>
@@ -179,7 +181,7 @@ describe("the resolution cache keeps --resolve maps apart (the built binary)", (
   after(() => Promise.all([v4.close(), v6.close()]));
 
   it("a second map asks its own address, and each map's run is then answered from the cache", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "canonurl-cachemaps-")), "maps.sqlite");
+    const file = join(tempDir("canonurl-cachemaps-"), "maps.sqlite");
     const link = `http://site.test:${v4.port}/r/1`;
     // Both runs allow both loopbacks: the allowed networks are in the key too, and only the map
     // may tell the runs apart here.

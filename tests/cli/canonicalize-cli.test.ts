@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// A run whose point is its arguments and output calls main() in this process (runMain): no Node
+// start per case. The first case of a table and every run whose point is the process (--workers
+// threads, stdin on a pipe, network mode, large streamed inputs) spawn the built binary (runCli).
 
 describe("canonurl --offline (the built binary)", () => {
   it("canonicalizes arguments, one line each, exit 0", async () => {
@@ -28,7 +33,7 @@ describe("canonurl --offline (the built binary)", () => {
   });
 
   it("--json prints one object per input", async () => {
-    const r = await runCli(["--offline", "--json", "http://a.test/?b=1&utm_medium=x", "nope://x"]);
+    const r = await runMain(["--offline", "--json", "http://a.test/?b=1&utm_medium=x", "nope://x"]);
     assert.equal(r.code, 1);
     const [ok, bad] = r.stdout
       .trimEnd()
@@ -50,7 +55,7 @@ describe("canonurl --offline (the built binary)", () => {
 
   it("honours --preset, --no-sort, --trailing-slash and --keep-param", async () => {
     const url = "http://a.test/p/?b=1&a=2&fbclid=x";
-    const run = async (...flags: string[]) => (await runCli(["--offline", ...flags, url])).stdout.trim();
+    const run = async (...flags: string[]) => (await runMain(["--offline", ...flags, url])).stdout.trim();
     assert.equal(await run(), "http://a.test/p?a=2&b=1");
     assert.equal(await run("--preset", "rfc3986"), "http://a.test/p/?b=1&a=2&fbclid=x");
     assert.equal(await run("--no-sort"), "http://a.test/p?b=1&a=2");
@@ -64,7 +69,7 @@ describe("canonurl --offline (the built binary)", () => {
       ["--preset", "loose", "--offline", "x"],
       ["--offline", "--trailing-slash"],
     ]) {
-      const r = await runCli(args);
+      const r = await runMain(args);
       assert.equal(r.code, 2, args.join(" "));
       assert.match(r.stderr, /canonurl --help/);
       assert.equal(r.stdout, "");
@@ -72,13 +77,13 @@ describe("canonurl --offline (the built binary)", () => {
   });
 
   it("--rules FILE adds user rules before the built-ins; bad rules exit 2 listing every problem", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-rules-"));
+    const dir = tempDir("canonurl-rules-");
     const good = join(dir, "rules.yaml");
     writeFileSync(
       good,
       "- name: mine-v1\n  domains: [example.com, www.example.com]\n  canonicalHost: www.example.com\n  stripParams: [sid]\n",
     );
-    const ok = await runCli([
+    const ok = await runMain([
       "--offline",
       "--rules",
       good,
@@ -92,18 +97,18 @@ describe("canonurl --offline (the built binary)", () => {
       bad,
       JSON.stringify([{ domains: [], pathPatterns: [{ match: "/a/{id}", rewrite: "/b/{nope}" }] }]),
     );
-    const r = await runCli(["--offline", "--rules", bad, "http://a.test/"]);
+    const r = await runMain(["--offline", "--rules", bad, "http://a.test/"]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /\[0\]\.name/);
     assert.match(r.stderr, /\[0\]\.domains/);
     assert.match(r.stderr, /\[0\]\.pathPatterns\[0\]\.rewrite/);
-    const missing = await runCli(["--offline", "--rules", join(dir, "nope.yaml"), "http://a.test/"]);
+    const missing = await runMain(["--offline", "--rules", join(dir, "nope.yaml"), "http://a.test/"]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /cannot read --rules file/);
   });
 
   it("--help prints usage and exits 0", async () => {
-    const r = await runCli(["--help"]);
+    const r = await runMain(["--help"]);
     assert.equal(r.code, 0);
     assert.match(r.stdout, /canonurl \[options\] \[URL\.\.\.\]/);
   });
@@ -132,13 +137,13 @@ describe("canonurl explain", () => {
     assert.match(r.stdout, /^stripped +utm_source$/m);
   });
   it("--json prints the Explanation", async () => {
-    const r = await runCli(["explain", "--json", "http://a.test/?gclid=1"]);
+    const r = await runMain(["explain", "--json", "http://a.test/?gclid=1"]);
     const e = JSON.parse(r.stdout);
     assert.equal(e.canonical, "http://a.test/");
     assert.deepEqual(e.paramsStripped, ["gclid"]);
   });
   it("fails with exit 1 on a bad URL and 2 without one", async () => {
-    assert.equal((await runCli(["explain", "ftp://x"])).code, 1);
-    assert.equal((await runCli(["explain"])).code, 2);
+    assert.equal((await runMain(["explain", "ftp://x"])).code, 1);
+    assert.equal((await runMain(["explain"])).code, 2);
   });
 });

@@ -1,13 +1,18 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
 import { loopbackArgs, runCli, testEnv } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
 import { seeded } from "../helpers/seeded.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// A run whose point is its arguments and output calls main() in this process (runMain): no Node
+// start per case. The first case of a table and every run whose point is the process (--workers
+// threads, stdin on a pipe, network mode, large streamed inputs) spawn the built binary (runCli).
 
 // Issue 22, item 10: dedupe is a first-class job. --unique prints each key once in first-seen
 // order; --groups prints one NDJSON object per key with the inputs it united; both are bounded.
@@ -45,7 +50,7 @@ describe("canonurl --unique", () => {
     let input = "";
     for (let i = 0; i < 20_000; i++)
       input += `https://site${Math.floor(random() * 500)}.test/p?utm_source=${i}\n`;
-    const one = await runCli(["--offline", "--unique"], input);
+    const one = await runMain(["--offline", "--unique"], input);
     const two = await runCli(["--offline", "--unique", "--workers", "2"], input);
     assert.equal(one.code, 0, one.stderr);
     assert.equal(two.code, 0, two.stderr);
@@ -56,7 +61,7 @@ describe("canonurl --unique", () => {
   });
 
   it("prints archive keys with --format surt", async () => {
-    const r = await runCli(
+    const r = await runMain(
       ["--offline", "--unique", "--format", "surt"],
       "http://www.a.test/x\nhttps://a.test/x?utm_medium=y\n",
     );
@@ -65,8 +70,8 @@ describe("canonurl --unique", () => {
   });
 
   it("writes to -o FILE", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "canonurl-unique-")), "keys.txt");
-    const r = await runCli(
+    const file = join(tempDir("canonurl-unique-"), "keys.txt");
+    const r = await runMain(
       ["--offline", "--unique", "-o", file],
       "https://a.test/1\nhttps://a.test/1?gclid=x\nhttps://a.test/2\n",
     );
@@ -78,7 +83,7 @@ describe("canonurl --unique", () => {
   it("stops at --max-keys with status 2, having printed only distinct keys", async () => {
     let input = "";
     for (let i = 0; i < 10_000; i++) input += `https://a.test/${i % 7_000}\n`;
-    const r = await runCli(["--offline", "--unique", "--max-keys", "5000"], input);
+    const r = await runMain(["--offline", "--unique", "--max-keys", "5000"], input);
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
@@ -167,7 +172,7 @@ describe("canonurl --groups", () => {
   it("keeps at most --group-inputs inputs of one key and counts the rest", async () => {
     let input = "";
     for (let i = 0; i < 50_000; i++) input += `https://a.test/x?utm_source=${i}\n`;
-    const r = await runCli(["--offline", "--groups", "--group-inputs", "3"], input);
+    const r = await runMain(["--offline", "--groups", "--group-inputs", "3"], input);
     assert.equal(r.code, 0, r.stderr);
     const groups = lines(r.stdout).map(
       (l) => JSON.parse(l) as { key: string; count: number; inputs: string[] },
@@ -183,7 +188,7 @@ describe("canonurl --groups", () => {
 
   it("keys by the archive key with --format ssurt, and with --workers 2 the same bytes", async () => {
     const input = "https://a.test/x?b=1&a=2\nhttps://a.test/x?a=2&b=1\nhttps://b.test/\n";
-    const one = await runCli(["--offline", "--groups", "--format", "ssurt"], input);
+    const one = await runMain(["--offline", "--groups", "--format", "ssurt"], input);
     const two = await runCli(["--offline", "--groups", "--format", "ssurt", "--workers", "2"], input);
     assert.equal(one.code, 0, one.stderr);
     assert.equal(lines(one.stdout).length, 2);
@@ -191,7 +196,7 @@ describe("canonurl --groups", () => {
   });
 
   it("stops at --max-keys with status 2 and prints no partial grouping", async () => {
-    const r = await runCli(
+    const r = await runMain(
       ["--offline", "--groups", "--max-keys", "2"],
       "https://a.test/1\nhttps://a.test/2\nhttps://a.test/3\n",
     );
@@ -213,7 +218,7 @@ describe("dedupe usage errors", () => {
     [["--groups", "--group-inputs", "x"], /--group-inputs must be an integer from 1/],
   ] as const) {
     it(`${args.join(" ")} is a usage error`, async () => {
-      const r = await runCli(["--offline", ...args], "https://a.test/\n");
+      const r = await runMain(["--offline", ...args], "https://a.test/\n");
       assert.equal(r.code, 2);
       assert.equal(r.stdout, "");
       assert.match(r.stderr, message);

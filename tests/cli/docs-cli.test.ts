@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fromRoot } from "../helpers/paths.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // Every `$ command` line of a ```sh block in docs/cli.md runs through sh with `canonurl` on the
 // PATH being the built binary; the lines after it, up to the next `$ ` line or the block's end, are
@@ -39,7 +39,7 @@ function examplesOf(doc: string): Example[] {
 
 describe("docs/cli.md: every sh example prints what the page shows", () => {
   const examples = examplesOf(readFileSync(fromRoot("docs", "cli.md"), "utf8"));
-  const bin = mkdtempSync(join(tmpdir(), "canonurl-docs-bin-"));
+  const bin = tempDir("canonurl-docs-bin-");
   const wrapper = join(bin, "canonurl");
   writeFileSync(
     wrapper,
@@ -66,7 +66,7 @@ describe("docs/cli.md: every sh example prints what the page shows", () => {
     it(ex.command, () => {
       let cwd = scratch.get(ex.block);
       if (cwd === undefined) {
-        cwd = mkdtempSync(join(tmpdir(), "canonurl-docs-"));
+        cwd = tempDir("canonurl-docs-");
         scratch.set(ex.block, cwd);
       }
       let stdout: string;

@@ -1,16 +1,21 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
 import { needsStdinHint, STDIN_HINT } from "../../src/cli/io/stdin-hint.js";
 import { fromRoot } from "../helpers/paths.js";
 import { runCli } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+// A run whose point is its arguments and output calls main() in this process (runMain): no Node
+// start per case. The first case of a table and every run whose point is the process (--workers
+// threads, stdin on a pipe, network mode, large streamed inputs) spawn the built binary (runCli).
 
 const BIN = fromRoot("dist", "cli", "bin.js");
-const dir = mkdtempSync(join(tmpdir(), "canonurl-cli-"));
+const dir = tempDir("canonurl-cli-");
 const bigInput = join(dir, "urls.txt");
 writeFileSync(
   bigInput,
@@ -94,13 +99,13 @@ describe("issue 12: --version, -, the terminal hint, explain --offline", () => {
   it("'-' alone reads stdin; mixed with URLs it is a usage error", async () => {
     const r = await runCli(["--offline", "-"], "HTTP://A.test/x/\n");
     assert.equal(r.stdout, "http://a.test/x\n");
-    const c = await runCli(["classify", "-"], "/rel\n");
+    const c = await runMain(["classify", "-"], "/rel\n");
     assert.equal(c.stdout, "relative\t\t\t\t\t/rel\n");
     for (const args of [
       ["--offline", "-", "http://a.test/"],
       ["classify", "x", "-"],
     ]) {
-      const bad = await runCli(args, "http://b.test/\n");
+      const bad = await runMain(args, "http://b.test/\n");
       assert.equal(bad.code, 2, args.join(" "));
       assert.equal(bad.stdout, "");
       assert.match(bad.stderr, /'-' \(read stdin\) must be the only input argument/);
@@ -141,7 +146,7 @@ describe("issue 12: --version, -, the terminal hint, explain --offline", () => {
   });
 
   it("explain accepts --offline (it never uses the network)", async () => {
-    const r = await runCli(["explain", "--offline", "http://a.test/?gclid=1"]);
+    const r = await runMain(["explain", "--offline", "http://a.test/?gclid=1"]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^canonical +http:\/\/a\.test\/$/m);
   });
@@ -160,7 +165,7 @@ describe("issue 12: blank lines print blank lines and are not failures", () => {
   });
 
   it("offline --json: one ok object with blank: true and an empty url per blank line", async () => {
-    const r = await runCli(["--offline", "--json"], input);
+    const r = await runMain(["--offline", "--json"], input);
     assert.equal(r.code, 0);
     const objects = r.stdout
       .trimEnd()
@@ -182,7 +187,7 @@ describe("issue 12: blank lines print blank lines and are not failures", () => {
   });
 
   it("blank arguments too", async () => {
-    const r = await runCli(["--offline", "", "http://a.test/"]);
+    const r = await runMain(["--offline", "", "http://a.test/"]);
     assert.equal(r.code, 0);
     assert.equal(r.stdout, "\nhttp://a.test/\n");
   });
@@ -196,7 +201,7 @@ describe("issue 12: blank lines print blank lines and are not failures", () => {
   });
 
   it("classify: a blank line is the class empty, exit 0", async () => {
-    const r = await runCli(["classify"], "\n \n");
+    const r = await runMain(["classify"], "\n \n");
     assert.equal(r.code, 0);
     assert.equal(r.stdout, "empty\t\t\t\t\t\nempty\t\t\t\t\t\n");
   });

@@ -2,6 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { MAX_LINE_BYTES } from "../../src/cli/io/line-splitter.js";
 import { runCli } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
+
+// A run whose point is its arguments and output calls main() in this process (runMain): no Node
+// start per case. The first case of a table and every run whose point is the process (--workers
+// threads, stdin on a pipe, network mode, large streamed inputs) spawn the built binary (runCli).
 
 // Issue 11: readline ended a line at a lone \r, so 1,000,000 lines with 100 lone CRs printed
 // 1,000,100 lines and every later output answered the wrong input. The same rule holds in every
@@ -46,7 +51,7 @@ describe("issue 11: a lone \\r stays inside its line, in every command", () => {
   }
 
   it("canonicalize --offline --json: the index and input of each object match the input line", async () => {
-    const r = await runCli(["--offline", "--json"], text);
+    const r = await runMain(["--offline", "--json"], text);
     const objects = r.stdout
       .trimEnd()
       .split("\n")
@@ -57,7 +62,7 @@ describe("issue 11: a lone \\r stays inside its line, in every command", () => {
   });
 
   it("classify: one record per input line, the lone \\r reported as tab-or-newline", async () => {
-    const r = await runCli(["classify"], text);
+    const r = await runMain(["classify"], text);
     assert.equal(r.code, 0);
     const out = r.stdout.trimEnd().split("\n");
     assert.equal(out.length, LINES);
@@ -99,7 +104,7 @@ describe("an over-long line is one failed input, not unbounded memory", () => {
   }
 
   it("offline --json: an ok:false object with the prefix as input", async () => {
-    const r = await runCli(["--offline", "--json"], input);
+    const r = await runMain(["--offline", "--json"], input);
     const second = JSON.parse(r.stdout.split("\n")[1] ?? "");
     assert.equal(second.index, 1);
     assert.equal(second.ok, false);
@@ -108,7 +113,7 @@ describe("an over-long line is one failed input, not unbounded memory", () => {
   });
 
   it("classify: an empty line and the failure on stderr, exit 1", async () => {
-    const r = await runCli(["classify"], input);
+    const r = await runMain(["classify"], input);
     assert.equal(r.code, 1);
     const out = r.stdout.split("\n");
     assert.equal(out.length, 5);

@@ -1,21 +1,14 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import {
-  appendFileSync,
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, closeSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
 import { loopbackArgs, testEnv } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
 import { seeded } from "../helpers/seeded.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // The built binary in network mode as a long-running job: -o FILE --resume after a SIGKILL, and
 // the progress display under a real pseudo-terminal. The binary reaches the local server only
@@ -67,7 +60,7 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
   let input: string;
   before(async () => {
     server = await startLocalServer({ handler: handler(0) });
-    dir = mkdtempSync(join(tmpdir(), "canonurl-resume-"));
+    dir = tempDir("canonurl-resume-");
     input = join(dir, "in.txt");
     const origin = server.origin("site.test");
     writeFileSync(input, Array.from({ length: LINES }, (_, i) => `${inputLine(i, origin)}\n`).join(""));
@@ -190,11 +183,10 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
   }
 
   it("--resume without -o, and a missing file, are handled", async () => {
-    const r = spawnSync(process.execPath, [BIN, "--offline", "--resume", "http://a.test/"], {
-      encoding: "utf8",
-      env: testEnv,
-    });
-    assert.equal(r.status, 2);
+    // The usage error and the rerun over a complete file run main() in-process (runMain); the
+    // run that writes the file spawns the built binary.
+    const r = await runMain(["--offline", "--resume", "http://a.test/"]);
+    assert.equal(r.code, 2);
     assert.match(r.stderr, /--resume needs -o FILE/);
     const file = join(dir, "new.out");
     const ok = spawnSync(process.execPath, [BIN, "--offline", "-o", file, "--resume", "HTTP://A.test/x/"], {
@@ -204,15 +196,8 @@ describe("-o FILE --resume after SIGKILL gives the bytes of an uninterrupted run
     assert.equal(ok.status, 0, ok.stderr);
     assert.equal(readFileSync(file, "utf8"), "http://a.test/x\n");
     // Already complete: nothing runs again, nothing is added.
-    const again = spawnSync(
-      process.execPath,
-      [BIN, "--offline", "-o", file, "--resume", "HTTP://A.test/x/"],
-      {
-        encoding: "utf8",
-        env: testEnv,
-      },
-    );
-    assert.equal(again.status, 0);
+    const again = await runMain(["--offline", "-o", file, "--resume", "HTTP://A.test/x/"]);
+    assert.equal(again.code, 0);
     assert.equal(readFileSync(file, "utf8"), "http://a.test/x\n");
   });
 });
@@ -223,7 +208,7 @@ describe("--progress under a pseudo-terminal (script -qefc)", () => {
   const N = 1_000;
   before(async () => {
     server = await startLocalServer({ handler: handler(5) });
-    dir = mkdtempSync(join(tmpdir(), "canonurl-progress-"));
+    dir = tempDir("canonurl-progress-");
     const origin = server.origin("site.test");
     writeFileSync(join(dir, "in.txt"), Array.from({ length: N }, (_, i) => `${origin}/p/${i}\n`).join(""));
   });
@@ -314,7 +299,7 @@ describe("--progress under a pseudo-terminal (script -qefc)", () => {
 
 describe("-o FILE --resume offline, one worker and several", () => {
   it("a file cut at seeded byte offsets is completed to the uninterrupted bytes", () => {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-resume-offline-"));
+    const dir = tempDir("canonurl-resume-offline-");
     const input = join(dir, "in.txt");
     // Mixed: successes, failures, blanks, a lone \r, so every kind of output line can be cut.
     const text = Array.from({ length: 30_000 }, (_, i) =>

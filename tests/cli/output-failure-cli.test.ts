@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type LocalServer, startLocalServer } from "../helpers/local-server.js";
 import { fromRoot } from "../helpers/paths.js";
 import { loopbackArgs, runCli, testEnv } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // Issue 23, item 1: output is sacred. A write error on -o FILE or on stdout (other than the reader
 // leaving) stops the run with exit status 74 and one stderr line naming the output, the error and
@@ -35,7 +36,7 @@ function inputs(n: number, origin = "https://example.test"): string {
  * step may remount $M bigger (`mount -o remount,size=1m $M`) to let a resumed run finish.
  */
 function inNamespace(sizeKb: number, steps: string[], env: NodeJS.ProcessEnv = testEnv): Promise<Step[]> {
-  const dir = mkdtempSync(join(tmpdir(), "canonurl-enospc-"));
+  const dir = tempDir("canonurl-enospc-");
   const mount = join(dir, "mnt");
   mkdirSync(mount);
   const script = [
@@ -85,7 +86,7 @@ describe("a full disk under the output (issue 23)", () => {
   let expected: string[];
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "canonurl-out-"));
+    dir = tempDir("canonurl-out-");
     input = join(dir, "in.txt");
     writeFileSync(input, inputs(LINES));
     const whole = await runCli(["--offline"], inputs(LINES));
@@ -172,7 +173,7 @@ describe("-o FILE and --cache FILE on one file (issue 23)", () => {
   // Before the fix: accepted; SQLite overwrote the results and a later --resume counted database
   // bytes as finished lines.
   it("the same path, a relative spelling, a symbolic link and the SQLite side files are usage errors", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "canonurl-clash-"));
+    const dir = tempDir("canonurl-clash-");
     const file = join(dir, "both.db");
     writeFileSync(file, "kept\n");
     symlinkSync(file, join(dir, "link.txt"));
@@ -186,7 +187,14 @@ describe("-o FILE and --cache FILE on one file (issue 23)", () => {
     ];
     mkdirSync(join(dir, "sub"));
     for (const [output, cache] of cases) {
-      const run = await runCli(["--cache", cache, "-o", output, "ftp://a.test/"]);
+      // Arguments only: the first case spawns the built binary, the others run main() in-process.
+      const run = await (output === file ? runCli : runMain)([
+        "--cache",
+        cache,
+        "-o",
+        output,
+        "ftp://a.test/",
+      ]);
       assert.equal(run.code, 2, `${output} vs ${cache}: ${run.stderr}`);
       assert.match(run.stderr, /is the cache file/);
     }
@@ -194,7 +202,7 @@ describe("-o FILE and --cache FILE on one file (issue 23)", () => {
   });
 
   it("-o on the default cache file is refused too; another file is not", async () => {
-    const xdg = mkdtempSync(join(tmpdir(), "canonurl-clash-xdg-"));
+    const xdg = tempDir("canonurl-clash-xdg-");
     const env = { ...process.env, XDG_CACHE_HOME: xdg };
     const refused = await runCli(
       ["-o", join(xdg, "canonurl", "resolutions.sqlite"), "ftp://a.test/"],

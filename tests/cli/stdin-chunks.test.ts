@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { closeSync, createReadStream, mkdtempSync, openSync, readSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, createReadStream, openSync, readSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, it } from "node:test";
 import { FILE_READ_BYTES, stdinChunks } from "../../src/cli/io/stdin-chunks.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 async function collect(chunks: AsyncIterable<Buffer | string>): Promise<{ bytes: Buffer; sizes: number[] }> {
   const parts: Buffer[] = [];
@@ -16,7 +16,7 @@ async function collect(chunks: AsyncIterable<Buffer | string>): Promise<{ bytes:
 function tempFile(): { path: string; content: Buffer } {
   const content = Buffer.alloc(3 * FILE_READ_BYTES + 1234);
   for (let i = 0; i < content.length; i++) content[i] = (i * 31 + (i >> 9)) & 0xff;
-  const path = join(mkdtempSync(join(tmpdir(), "canonurl-stdin-")), "input.bin");
+  const path = join(tempDir("canonurl-stdin-"), "input.bin");
   writeFileSync(path, content);
   return { path, content };
 }

@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { MAX_LINE_BYTES } from "../../src/cli/io/line-splitter.js";
 import { fromRoot } from "../helpers/paths.js";
 import { type CliRun, runCli, testEnv } from "../helpers/run-cli.js";
+import { runMain } from "../helpers/run-main.js";
 import { seeded } from "../helpers/seeded.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 // A seeded mixed input: successes, failures of each kind, blank lines, lone CRs inside lines,
 // CRLF endings, long lines under the limit and a few over it, rule hosts, and no final newline.
@@ -122,7 +123,7 @@ describe("--workers N prints the same bytes as --workers 1", () => {
   }
 
   it("the same when stdin is a file (read directly, not through a stream)", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "canonurl-workers-")), "input.txt");
+    const file = join(tempDir("canonurl-workers-"), "input.txt");
     writeFileSync(file, text);
     const fromPipe = await referenceRun();
     for (const n of ["1", "2"]) {
@@ -140,7 +141,7 @@ describe("--workers N prints the same bytes as --workers 1", () => {
 
   it("the same with URL arguments instead of stdin", async () => {
     const args = ["HTTP://A.test/x/", "ftp://b", "", "http://c.test/?gclid=1"];
-    const one = await runCli(["--offline", ...args]);
+    const one = await runMain(["--offline", ...args]);
     const two = await runCli(["--offline", "--workers", "2", ...args]);
     assert.deepEqual(two, one);
     assert.equal(one.stdout, "http://a.test/x\n\n\nhttp://c.test/\n");
@@ -158,7 +159,7 @@ describe("--workers N prints the same bytes as --workers 1", () => {
       "https",
     ];
     const input = "example.com/p/?b=1&a=2&ref=x\nHTTP://A.test/?z=1&y=2\n";
-    const one = await runCli([...flags, "--workers", "1"], input);
+    const one = await runMain([...flags, "--workers", "1"], input);
     const two = await runCli([...flags, "--workers", "2"], input);
     assert.equal(one.stdout, "https://example.com/p/?a=2&b=1&ref=x\nhttp://a.test/?y=2&z=1\n");
     assert.deepEqual(two, one);
@@ -176,7 +177,9 @@ describe("--workers: usage and bounds", () => {
       ["--offline", "--workers", ""],
       ["--workers", "2"],
     ]) {
-      const r = await runCli([...args, "http://a.test/"]);
+      // Arguments only: the first spawns the built binary (which starts no worker for a 0), the
+      // others run main() in-process.
+      const r = await (args[2] === "0" ? runCli : runMain)([...args, "http://a.test/"]);
       assert.equal(r.code, 2, args.join(" "));
       assert.equal(r.stdout, "");
       assert.match(r.stderr, /--workers/);

@@ -1,8 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fromRoot } from "./paths.js";
+import { tempDir } from "./temp-dir.js";
 
 /**
  * The environment a test runs the binary in: the caller's, with the default resolution cache
@@ -11,7 +9,7 @@ import { fromRoot } from "./paths.js";
  */
 export const testEnv: NodeJS.ProcessEnv = {
   ...process.env,
-  XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "canonurl-test-xdg-")),
+  XDG_CACHE_HOME: tempDir("canonurl-test-xdg-"),
 };
 
 /** What one run of the built binary produced. */

@@ -7,12 +7,17 @@ import { build } from "esbuild";
 import { fromRoot } from "../helpers/paths.js";
 import { loadedPackages } from "./loaded-modules.js";
 
-// What `import("canonurl")` costs is what it loads. The resolver's engine (undici, htmlparser2 and
-// its dom* helpers, tldts) and yaml load on first use, never at import: a program that only
-// normalizes must not pay for them (the issue measured ~0.35 s and 38 MB for it).
-const ENGINE = ["htmlparser2", "tldts", "undici"];
+// What `import("canonurl")` costs is what it loads. The resolver's engine (undici) and yaml load
+// on first use, never at import: a program that only normalizes must not pay for them (the issue
+// measured ~0.35 s and 38 MB for it). htmlparser2 and its dom* helpers load later still, with the
+// first HTML head the resolver reads, and tldts with the first same-site check of a canonical
+// declared for another host (canonicalLinks: "same-site"; the default, "any", never checks): a
+// network-mode CLI start paid ~60 and ~110 ms of CPU for them, most runs needing neither.
+const ENGINE = ["undici"];
+const HTML = ["htmlparser2"];
+const PSL = ["tldts"];
 // http-cache-semantics computes cache lifetimes inside the engine: it loads with it.
-const LAZY = [...ENGINE, "yaml", "http-cache-semantics"];
+const LAZY = [...ENGINE, ...HTML, ...PSL, "yaml", "http-cache-semantics"];
 
 const present = (loaded: string[] | undefined, names: string[]) =>
   names.filter((n) => (loaded ?? []).includes(n));
@@ -36,6 +41,7 @@ checkpoint("loadRules");
     assert.deepEqual(present(loaded.import, LAZY), [], `loaded at import: ${loaded.import}`);
     assert.deepEqual(present(loaded.createClient, LAZY), [], "createClient alone loads no engine");
     assert.deepEqual(present(loaded.resolve, ENGINE), ENGINE, `after a resolve: ${loaded.resolve}`);
+    assert.deepEqual(present(loaded.resolve, [...HTML, ...PSL]), [], "no HTML read, no canonical: neither");
     assert.deepEqual(present(loaded.resolve, ["yaml"]), []);
     assert.deepEqual(present(loaded.loadRules, ["yaml"]), ["yaml"]);
   });
@@ -88,7 +94,7 @@ checkpoint("after");
     assert.deepEqual(present(loaded["ipv6-resolve"], ["ipaddr.js"]), ["ipaddr.js"], "loaded on first use");
   });
 
-  it("a resolve loads undici's Client and connector, not its index (fetch, WebSocket, mocks)", {
+  it("a resolve loads undici's Client and connector, not its index (fetch, WebSocket, mocks); htmlparser2 and tldts wait for their first use", {
     timeout: 30_000,
   }, async () => {
     // undici's index is 110 modules, ~170 ms of CPU on Node 20, paid by every network-mode run and
@@ -96,21 +102,46 @@ checkpoint("after");
     // request through the default transport to a server of the probe's own on 127.0.0.1.
     const loaded = await loadedPackages(`
 const { createServer } = await import("node:http");
-const server = createServer((q, r) => { r.writeHead(200, { "content-type": "text/plain" }); r.end("ok"); });
+const server = createServer((q, r) => {
+  if (q.url === "/link") {
+    // A canonical declared for another host: the same-site check needs the Public Suffix List.
+    r.writeHead(200, { "content-type": "text/plain", link: '<http://other.test:' + port + '/c>; rel="canonical"' });
+    r.end("ok");
+  } else if (q.url === "/html") {
+    r.writeHead(200, { "content-type": "text/html" });
+    r.end('<html><head><link rel="canonical" href="/c"></head><body></body></html>');
+  } else {
+    r.writeHead(200, { "content-type": "text/plain" });
+    r.end("ok");
+  }
+});
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const port = server.address().port;
 const m = await import("canonurl");
 const client = m.createClient({ resolver: async () => ["127.0.0.1"], allowedNetworks: ["127.0.0.1/32"], allowedPorts: [port] });
 const result = await client.resolve("http://site.test:" + port + "/a");
-await client.close();
-server.close();
 if (result.status !== 200) throw new Error("status " + result.status);
+checkpoint("plain");
+const html = await client.resolve("http://site.test:" + port + "/html");
+await client.close();
+if (html.url !== "http://site.test:" + port + "/c") throw new Error("html canonical " + html.url);
+checkpoint("html");
+const client2 = m.createClient({ canonicalLinks: "same-site", resolver: async () => ["127.0.0.1"], allowedNetworks: ["127.0.0.1/32"], allowedPorts: [port] });
+const link = await client2.resolve("http://site.test:" + port + "/link");
+await client2.close();
+server.close();
+// other.test is another site: the canonical is dropped, the link itself stands.
+if (link.url !== "http://site.test:" + port + "/link") throw new Error("link canonical " + link.url);
 const files = Object.keys(require.cache).filter((p) => p.includes("/node_modules/undici/")).map((p) => p.split("/node_modules/undici/").pop());
 if (!files.includes("lib/dispatcher/client.js") || !files.includes("lib/core/connect.js")) throw new Error("undici files: " + files);
 if (files.includes("index.js") || files.some((f) => f.startsWith("lib/web/"))) throw new Error("undici's index loaded: " + files.length + " files");
 checkpoint("resolve");
 `);
     assert.deepEqual(present(loaded.resolve, ["undici"]), ["undici"]);
+    assert.deepEqual(present(loaded.plain, HTML), [], "a text/plain answer loads no HTML parser");
+    assert.deepEqual(present(loaded.html, HTML), HTML, "an HTML head loads it");
+    assert.deepEqual(present(loaded.html, PSL), [], "a same-host canonical needs no suffix list");
+    assert.deepEqual(present(loaded.resolve, PSL), PSL, "a canonical for another host loads it");
   });
 
   it("import('canonurl/core') loads no package at all", { timeout: 30_000 }, async () => {

@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromRoot } from "../helpers/paths.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 /** One file of `npm pack --json`'s listing. */
 export interface PackedFile {
@@ -121,7 +121,7 @@ function writeConsumer(project: string, filename: string, pkg: Record<string, un
  * installs it, offline and without lifecycle scripts, into a new project.
  */
 export function packAndInstall(): PackedProject {
-  const dir = mkdtempSync(join(tmpdir(), "canonurl-pack-"));
+  const dir = tempDir("canonurl-pack-");
   const listing = JSON.parse(
     npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], fromRoot()),
   ) as { filename: string; files: PackedFile[] }[];
