@@ -250,12 +250,13 @@ const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
 // of the whole path is spared: a capture's one-character search is cheaper than the two-character
 // one (~25 ns a rule link on golden links, where most rewrites fill ids without a dot).
 function dotSegmentIn(p: CompiledPattern, path: string, values: readonly string[]): boolean {
-  if (!p.literalDot) {
-    let dot = false;
-    for (const v of values) if (v.indexOf(".") !== -1) dot = true;
-    if (!dot) return false;
-  }
+  if (!p.literalDot && !anyDot(values)) return false;
   return path.includes("/.") && DOT_SEGMENT.test(path);
+}
+
+function anyDot(values: readonly string[]): boolean {
+  for (const v of values) if (v.indexOf(".") !== -1) return true;
+  return false;
 }
 
 function literalsStable(rewrite: CompiledRewrite): boolean {
@@ -562,14 +563,12 @@ export class DeclaredRule implements DomainRule {
   // The claim on one of the rule's hosts, for an http(s) link.
   #claimsOn(host: string, path: string): boolean {
     if (!this.#scoped || this.#c.mirrors?.has(host) === true) return true;
-    if (this.#patternFor(host, path) !== undefined) return true;
-    return this.#claimsUndeclared(host, path);
+    return this.#patternFor(host, path) !== undefined || this.#keepsFragmentOn(path);
   }
 
-  // A scoped rule's claim on a path no pattern declares: every path of a mirror host, and the
-  // paths where it keeps a fragment, which it understands too (GitHub's file links).
-  #claimsUndeclared(host: string, path: string): boolean {
-    if (this.#c.mirrors?.has(host) === true) return true;
+  // A path where the rule keeps a fragment, which it understands too (GitHub's file links): a
+  // scoped rule claims it even where no pattern declares it.
+  #keepsFragmentOn(path: string): boolean {
     const fragmentPaths = this.#c.fragmentPaths;
     if (fragmentPaths !== undefined)
       for (const p of fragmentPaths) if (matchPathPattern(p, path) !== undefined) return true;
@@ -703,7 +702,13 @@ export class DeclaredRule implements DomainRule {
     if (this.exemptOnly) return false;
     // #claimsOn, with the pattern found once for the claim and the rewrite.
     const p = this.#scoped ? this.#findPattern(host, path) : undefined;
-    if (this.#scoped && p === undefined && !this.#claimsUndeclared(host, path)) return false;
+    if (
+      this.#scoped &&
+      p === undefined &&
+      this.#c.mirrors?.has(host) !== true &&
+      !this.#keepsFragmentOn(path)
+    )
+      return false;
     let keep = this.#scoped ? undefined : this.#keep;
     let set: QueryParam[] | undefined;
     if (p !== undefined) {
