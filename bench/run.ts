@@ -37,11 +37,13 @@ function envCount(name: string, fallback: number): number {
 
 const size = envCount("BENCH_URLS", 50_000);
 const rounds = envCount("BENCH_ROUNDS", 15);
-// Rounds run before the measured ones in the normalize and classify groups. Two reach a steady
-// state on the seeded corpus; on the golden corpus V8 is still compiling the code of its rare links
-// (wrappers, the whole pipeline) on background threads after 100,000 links, CPU that process time
-// counts and wall time does not (bench/README.md, "the sixth pass").
-const warmup = envCount("BENCH_WARMUP", 2);
+// Rounds run before the measured ones in the normalize and classify groups: enough for V8 to have
+// compiled the code of the golden corpus's rare links (wrappers, the whole pipeline), which it does
+// on background threads through its first ~400,000 links (per-round thread CPU from /proc, 6 Dec
+// 2026: 380, 30, 20, 40, 10, 40, 40, 0, 10 ms a round of 50,000, then 0-10). With 2, golden
+// identity read 2.57, 2.51 and 3.03x the bare parse by CPU time in three runs against 2.31, 2.39
+// and 2.35 with 8, interleaved in one quarter hour (bench/README.md, "the seventh pass").
+const warmup = envCount("BENCH_WARMUP", 8);
 
 let corpusCache: string[] | undefined;
 /** The seeded corpus, generated on first use so groups that do not read it do not pay for it. */

@@ -41,9 +41,13 @@ export function createTrackingMatcher(patterns: readonly string[], keep: readonl
     if (pairs !== undefined && !mayBeTracking(pairs, name, 0, name.length)) return false;
     if (kept.size > 0 && kept.has(name)) return false;
     const lower = asciiLower(name);
-    if (exact.has(lower)) return true;
-    for (const prefix of prefixes) if (lower.startsWith(prefix)) return true;
-    return false;
+    // Prefixes first, each ruled out by its first character before a startsWith (a call that cost
+    // ~20 ns even where the first character differs): utm_* names, the commonest tracking names,
+    // then need no hash of the name for the Set.
+    const first = lower.charCodeAt(0);
+    for (const prefix of prefixes)
+      if ((prefix.charCodeAt(0) === first || prefix.length === 0) && lower.startsWith(prefix)) return true;
+    return exact.has(lower);
   };
   return pairs === undefined ? matcher : Object.assign(matcher, { pairs });
 }

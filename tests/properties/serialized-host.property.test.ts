@@ -153,6 +153,7 @@ describe("serializedHostEnd against the WHATWG parser (fast-check, fixed seed)",
       assert.equal(serializedAuthority(input)?.prefix, prefix, `${input}, remembered`);
     }
     assert.deepEqual(serializedAuthority("HTTP://A.Test:0080?x"), {
+      text: "HTTP://A.Test:0080",
       prefix: "http://a.test",
       hostname: "a.test",
       end: 18,
