@@ -3,17 +3,23 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fromRoot } from "../helpers/paths.js";
+import { runMain } from "../helpers/run-main.js";
 
 const BIN = fromRoot("dist", "cli", "bin.js");
 
-function run(args: string[], stdin = "") {
+// The built binary, for the first case: `canonurl classify` as a process.
+function runBinary(args: string[], stdin = "") {
   const result = spawnSync(process.execPath, [BIN, "classify", ...args], { input: stdin, encoding: "utf8" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+// The other cases are about arguments and output only: main() in this process (runMain), as the
+// binary runs it; each spawned run cost ~0.25 CPU-s of Node start-up.
+const run = (args: string[], stdin = "") => runMain(["classify", ...args], stdin);
+
 describe("canonurl classify", () => {
   it("prints one tab-separated line per argument, in order", () => {
-    const { code, stdout, stderr } = run([
+    const { code, stdout, stderr } = runBinary([
       "https://trusted@evil.test/",
       "https:/evil.test:8443",
       "\\\\evil.test/x",
@@ -31,8 +37,8 @@ describe("canonurl classify", () => {
     ]);
   });
 
-  it("reads stdin line by line when given no strings, CRLF included, blank lines kept", () => {
-    const { code, stdout } = run([], "https://anime\tbytes.tv/x\r\n\n/relative\n");
+  it("reads stdin line by line when given no strings, CRLF included, blank lines kept", async () => {
+    const { code, stdout } = await run([], "https://anime\tbytes.tv/x\r\n\n/relative\n");
     assert.equal(code, 0);
     assert.deepEqual(stdout.split("\n"), [
       "absolute\thttps\tanimebytes.tv\t\ttab-or-newline\thttps://animebytes.tv/x",
@@ -42,8 +48,8 @@ describe("canonurl classify", () => {
     ]);
   });
 
-  it("--json prints one object per input with the input and every fact", () => {
-    const { code, stdout } = run(["--json", "ht\ttps://EVIL.test:443/", "--", "-x"]);
+  it("--json prints one object per input with the input and every fact", async () => {
+    const { code, stdout } = await run(["--json", "ht\ttps://EVIL.test:443/", "--", "-x"]);
     assert.equal(code, 0);
     const lines = stdout.trimEnd().split("\n");
     assert.equal(lines.length, 2);
@@ -63,14 +69,14 @@ describe("canonurl classify", () => {
     assert.equal(JSON.parse(lines[1] ?? "").class, "schemeless-host");
   });
 
-  it("--help prints usage and exits 0", () => {
-    const { code, stdout } = run(["--help"]);
+  it("--help prints usage and exits 0", async () => {
+    const { code, stdout } = await run(["--help"]);
     assert.equal(code, 0);
     assert.match(stdout, /^Usage: canonurl classify \[--json\]/);
   });
 
-  it("exits 2 on an unknown option, printing nothing on stdout", () => {
-    const { code, stdout, stderr } = run(["--bogus", "x"]);
+  it("exits 2 on an unknown option, printing nothing on stdout", async () => {
+    const { code, stdout, stderr } = await run(["--bogus", "x"]);
     assert.equal(code, 2);
     assert.equal(stdout, "");
     assert.match(stderr, /bogus/);
@@ -94,6 +100,6 @@ describe("docs/classify.md command-line examples", () => {
   }
   it("has an example to check", () => assert.ok(examples.length > 0));
   for (const ex of examples) {
-    it(ex.args.join(" "), () => assert.equal(run(ex.args).stdout, ex.expected));
+    it(ex.args.join(" "), async () => assert.equal((await run(ex.args)).stdout, ex.expected));
   }
 });
