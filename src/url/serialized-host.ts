@@ -110,7 +110,8 @@ export function serializedAuthority(input: string): SerializedAuthority | undefi
   const end = AUTHORITY.lastIndex;
   if (end > MAX_AUTHORITY_TEXT) return readAuthority(end === input.length ? input : input.slice(0, end));
   const slot = authoritySlot(input, end);
-  const seen = slots[slot];
+  // Where the guess was the end, this slot was checked above (and missed): not again.
+  const seen = end === guess ? undefined : slots[slot];
   if (seen !== undefined && seen.text.length === end && input.indexOf(seen.text) === 0) return seen;
   const text = end === input.length ? input : input.slice(0, end);
   let known = authorities.get(text);

@@ -42,6 +42,18 @@ describe("the authority slots", () => {
           assert.equal(normalize(`${text}/x`), `${text}/x`);
         }
       }
+    // A link with no "/" after its authority (its end found by the regex) meeting the other text
+    // in the slot, each way round.
+    for (const [held, asked] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      serializedAuthority(`${held}/x`);
+      for (const link of [`${asked}?q=1`, asked, `${asked}#f`]) {
+        serializedAuthority(`${held}/x`);
+        assert.equal(serializedAuthority(link)?.hostname, asked.slice(8), link);
+      }
+    }
   });
 
   it("do not answer a link whose authority only starts with the slot's text", () => {
@@ -53,6 +65,9 @@ describe("the authority slots", () => {
       assert.equal(serializedAuthority(`${b}/x`)?.hostname, b.slice(8));
       assert.equal(normalize(`${b}/x`), `${b}/x`);
       assert.equal(normalize(`${a}/x`), `${a}/x`);
+      // Its end found by the regex (no "/" after it), the longer one meets the shorter in the slot.
+      serializedAuthority(`${a}/x`);
+      assert.equal(serializedAuthority(`${b}?q`)?.hostname, b.slice(8));
     }
   });
 
